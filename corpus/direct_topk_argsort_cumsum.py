@@ -1,0 +1,27 @@
+# CUDA devices:
+#  0: NVIDIA H200
+# torch version: 2.10.0+cu128
+# cuda version: 12.8
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.cumsum(tv0, dim=1)
+    tv2 = fd.ops.argsort(tv0, dim=1, descending=True)
+    tv3, tv4 = fd.ops.topk(tv0, 4, dim=1, largest=True, sorted=True)
+    tv5 = fd.ops.take_along_axis(tv0, tv2, dim=1)
+    tv6 = fd.ops.cumprod(tv5, dim=1)
+    tv7 = fd.ops.max(tv1, dims=[1])
+    fd.add_output(tv1)
+    fd.add_output(tv2)
+    fd.add_output(tv3)
+    fd.add_output(tv4)
+    fd.add_output(tv6)
+    fd.add_output(tv7)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((8, 32), dtype=torch.float32, device='cuda:0'),
+]
+fd.execute(inputs)

@@ -1,0 +1,46 @@
+# CUDA devices:
+#  0: NVIDIA A100-SXM4-80GB
+# torch version: 2.7.0a0+git1c7a4a5
+# cuda version: 12.8
+# nvfuser version: 0.2.25+gitd729c31
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id5(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
+    T1 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    T2 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    S3 = fd.define_scalar(None, dtype=DataType.Double)
+    T4, T5 = fd.ops.var_mean(T0, dims=[0], correction=0, keepdim=False)
+    S6 = fd.define_scalar(1.00000e-05, dtype=DataType.Double)
+    T7 = fd.ops.add(T4, S6)
+    T8 = fd.ops.rsqrt(T7)
+    T9 = fd.ops.broadcast_in_dim(T5, shape=[32, 64], broadcast_dims=[1])
+    T10 = fd.ops.sub(T0, T9)
+    T11 = fd.ops.broadcast_in_dim(T8, shape=[32, 64], broadcast_dims=[1])
+    T12 = fd.ops.mul(T10, T11)
+    S13 = fd.define_scalar(-3.00000, dtype=DataType.Double)
+    S14 = fd.define_scalar(3.00000, dtype=DataType.Double)
+    T15 = fd.ops.clamp(T12, S13, S14)
+    S16 = fd.define_scalar(0.00000, dtype=DataType.Double)
+    T17 = fd.ops.gt(T15, S16)
+    S18 = fd.define_scalar(0.0100000, dtype=DataType.Double)
+    T19 = fd.ops.mul(T15, S18)
+    T20 = fd.ops.where(T17, T15, T19)
+    T21 = fd.ops.lerp(T1, T5, S3)
+    T22 = fd.ops.var(T0, dims=[0], correction=1, keepdim=False)
+    T23 = fd.ops.lerp(T2, T22, S3)
+    fd.add_output(T20)
+    fd.add_output(T21, T1)
+    fd.add_output(T23, T2)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id5(fd)
+
+inputs = [
+    torch.randn(2048, dtype=torch.float32, device='cuda:0').as_strided((32, 64), (1, 32)),
+    torch.testing.make_tensor((64,), dtype=torch.float32, device='cuda:0'),
+    torch.testing.make_tensor((64,), dtype=torch.float32, device='cuda:0', low=0.5, high=2.0),
+    0.1,
+]
+fd.execute(inputs)

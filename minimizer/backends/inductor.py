@@ -1,0 +1,213 @@
+"""The ``inductor`` backend: the same fusion compiled by ``torch.compile`` (Inductor).
+
+A real fusion compiler on any machine: C++/OpenMP kernels on the CPU in CI, Triton on a GPU. The
+script runs unchanged against fmin's own ``FusionDefinition``; at ``execute`` the recorded
+statements are first checked by the reference interpreter on ``meta`` tensors (so input errors
+read exactly as on the reference backend), then turned into the source of a fresh Python
+function of the catalog's torch references, which is compiled with ``fullgraph=True``,
+``dynamic=False`` and every cache off, after ``torch._dynamo.reset()`` — nothing compiled for one
+candidate can answer for the next.
+
+Kernels are counted after fusion with Inductor's ``_post_fusion_custom_pass`` hook: every
+scheduler node that is neither a no-op nor an extern call is one kernel
+(``metrics.generated_kernel_count`` counts vectorised/tail variants on the CPU and is wrong there).
+Failures are classified: lowering failure, codegen/compile failure, environment problem (never a
+compiler bug), graph break in fmin's own translation (a bug of ours).
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import torch
+
+from ..ops import CATALOG, Ctx
+from ..program.interpret import FusionError, run as interpret
+from ..program.model import Ref
+from . import reference
+from .runner import generic_classify, run_with_modules
+
+_modules: dict = {}
+_last: dict = {}
+
+
+def available() -> bool:
+    return True
+
+
+def warm(device: str) -> dict:
+    os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
+    import torch._inductor.config as cfg  # noqa: F401  (import cost paid once per worker)
+    _modules.clear()
+    _modules.update(reference.modules(executor=compile_and_run))
+    info = {"backend": "inductor", "torch": torch.__version__, "device": device}
+    try:
+        import triton
+        info["triton"] = triton.__version__
+    except Exception:
+        pass
+    return info
+
+
+# ---- translation: statements -> Python source of one function ----
+def _pyname(name: str) -> str:
+    return "v_" + name
+
+
+def _expr(v: Any) -> str:
+    if isinstance(v, Ref):
+        return _pyname(v.name)
+    if isinstance(v, tuple):
+        return "(" + "".join(_expr(x) + ", " for x in v) + ")"
+    if hasattr(v, "name") and type(v).__name__ == "DType":
+        return repr(v.name)
+    return repr(v)
+
+
+def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]]):
+    """Source of ``fusion(*inputs)`` and the names of its inputs; outputs and aliased outputs are
+    returned as two tuples."""
+    lines, args = [], []
+    k = 0
+    outs, aliases = [], []
+    for i, s in enumerate(stmts):
+        if s.call == "define_tensor" or (s.call in ("define_scalar", "define_constant") and s.arg("value") is None):
+            a = f"i{k}"
+            k += 1
+            args.append(a)
+            lines.append(f"{_pyname(s.outs[0])} = {a}")
+        elif s.call in ("define_scalar", "define_constant"):
+            lines.append(f"{_pyname(s.outs[0])} = {_expr(s.arg('value'))}")
+        elif s.call == "define_vector":
+            vals = s.arg("values")
+            if isinstance(vals, int):
+                names = [f"i{k + j}" for j in range(vals)]
+                k += vals
+                args.extend(names)
+                lines.append(f"{_pyname(s.outs[0])} = (" + "".join(n + ", " for n in names) + ")")
+            else:
+                lines.append(f"{_pyname(s.outs[0])} = {_expr(vals)}")
+        elif s.call == "add_output":
+            if s.arg("alias_input") is not None:
+                aliases.append((_expr(s.arg("alias_input")), _expr(s.arg("output"))))
+            else:
+                outs.append(_expr(s.arg("output")))
+        else:
+            spec = CATALOG[s.call]
+            given = dict(s.args)
+            parts = []
+            for p in spec.params_for(frontend):
+                if p.name in given:
+                    e = _expr(given[p.name])
+                    for d in narrowed.get(i, {}).get(p.name, []):
+                        e = f"{e}.narrow({d}, 0, 1)"
+                    parts.append(f"{p.name}={e}")
+                elif not p.required:
+                    parts.append(f"{p.name}={p.default!r}")
+            call = f"R[{s.call!r}](CTX, {', '.join(parts)})"
+            targets = ", ".join(_pyname(n) if n else "_" for n in s.outs) if s.outs else "_"
+            if spec.n_outputs > 1 and len(s.outs) == 1:
+                targets += ","
+            lines.append(f"{targets} = {call}")
+    ret = "return (" + "".join(o + ", " for o in outs) + "), (" + "".join(f"({a}, {b}), " for a, b in aliases) + ")"
+    src = f"def fusion({', '.join(args)}):\n" + "".join("    " + l + "\n" for l in lines) + "    " + ret + "\n"
+    return src
+
+
+def _count_hook(record: dict):
+    def hook(nodes):
+        kinds, extern = [], 0
+        for n in nodes:
+            t = type(n).__name__
+            if "Nop" in t:
+                continue
+            if "Extern" in t:
+                extern += 1
+                continue
+            try:
+                red = bool(n.is_reduction())
+            except Exception:
+                red = False
+            kinds.append("reduction" if red else "pointwise")
+        record.setdefault("graphs", []).append({"kernels": kinds, "extern": extern})
+        return nodes
+    return hook
+
+
+def compile_and_run(stmts, inputs, frontend, device) -> list:
+    """The executor behind fmin's FusionDefinition when the backend is inductor."""
+    import torch._dynamo
+    import torch._inductor.config as cfg
+    meta_inputs = [torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device="meta")
+                   if isinstance(x, torch.Tensor) else x for x in inputs]
+    checked = interpret(stmts, meta_inputs, frontend=frontend, ctx=Ctx(device="meta", frontend=frontend),
+                        keep_values=True)
+    src = translate(stmts, frontend, checked.narrowed)
+    g = {"R": {k: v.ref for k, v in CATALOG.items() if v.ref is not None},
+         "CTX": Ctx(device=device, generator=None, frontend=frontend), "torch": torch}
+    exec(compile(src, "<fmin-inductor-fusion>", "exec"), g)
+    fn = g["fusion"]
+    torch._dynamo.reset()
+    record: dict = {}
+    _last.clear()
+    _last["source"] = src
+    _last["record"] = record
+    compiled = torch.compile(fn, backend="inductor", fullgraph=True, dynamic=False)
+    t0 = time.perf_counter()
+    with cfg.patch({"_post_fusion_custom_pass": _count_hook(record), "fx_graph_cache": False,
+                    "force_disable_caches": True}):
+        outs, aliases = compiled(*inputs)
+    _last["seconds"] = time.perf_counter() - t0
+    for dst, src_t in aliases:
+        dst.copy_(src_t)
+    return list(outs)
+
+
+def classify(error: BaseException) -> dict:
+    if isinstance(error, FusionError):
+        return reference.classify(error)
+    chain, e = [], error
+    while e is not None and len(chain) < 10:
+        chain.append(e)
+        e = getattr(e, "inner_exception", None) or e.__cause__ or e.__context__
+    names = [type(x).__name__ for x in chain]
+    d = generic_classify(chain[-1] if len(chain) > 1 else error)
+    if "Unsupported" in names or "UserError" in names:
+        kind = "fmin-translation"     # a graph break in our own translation: a bug of ours
+    elif "LoweringException" in names or any(n.startswith("MissingOperator") for n in names):
+        kind = "lowering"
+    elif any(n in ("CppCompileError", "CUDACompileError") for n in names):
+        kind = "codegen"
+    elif any(n in ("InvalidCxxCompiler", "TritonMissing", "GPUTooOldForTriton") for n in names):
+        kind = "environment"
+    elif "FailOnRecompileLimitHit" in names:
+        kind = "fmin-harness"
+    elif any(n in ("InductorError", "BackendCompilerFailed") for n in names):
+        kind = "compiler"
+    else:
+        kind = "runtime"
+    d["error_kind"] = kind
+    inner = chain[-1]
+    d["signature"] = f"inductor {kind}: " + d["signature"]
+    d["message"] = f"{type(error).__name__} -> {type(inner).__name__}: {str(inner)[:3000]}"
+    return d
+
+
+def run_script(text: str, path: str, *, device: str = "cpu", seed: int = 0, values_path=None, options=None) -> dict:
+    if not _modules:
+        warm(device)
+    _last.clear()
+
+    def extra(result: dict) -> None:
+        rec = _last.get("record")
+        if rec and rec.get("graphs"):
+            kinds = [k for gr in rec["graphs"] for k in gr["kernels"]]
+            result["segments"] = len(kinds)
+            result["schedulers"] = kinds
+            result.setdefault("environment", {})["extern_kernels"] = sum(gr["extern"] for gr in rec["graphs"])
+        if "seconds" in _last:
+            result["execute_seconds"] = _last["seconds"]
+
+    classes = {m.FusionDefinition for m in _modules.values()}
+    return run_with_modules(text, path, dict(_modules), classes, device, seed, values_path, classify, extra)

@@ -1,0 +1,100 @@
+"""The ``nvfuser`` backend: the real library, either frontend.
+
+The script runs as written against the installed ``nvfuser``/``nvfuser_direct``. Segments and
+their schedulers come from the ``NVFUSER_DUMP=segmented_fusion`` block, which nvFuser's C++ side
+prints to file descriptor 1 (the worker captures it). The worker is started with
+``NVFUSER_DUMP=segmented_fusion`` and ``NVFUSER_DISABLE=parallel_compile`` (the real error
+instead of the parallel-compile wrapper) unless the user set those variables; the nvFuser version
+and every ``NVFUSER_*`` option are recorded in each outcome, since outcomes depend on them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..oracle.nvfuser_log import parse_error, segments_from_dump
+from .runner import run_with_modules
+
+DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion", "NVFUSER_DISABLE": "parallel_compile"}
+
+_state: dict = {}
+
+
+def available() -> bool:
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return False
+    except Exception:
+        return False
+    import importlib.util
+    return any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser"))
+
+
+def worker_env() -> dict:
+    """Environment for nvFuser workers: the defaults, unless the user set the variable."""
+    return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
+
+
+def warm(device: str) -> dict:
+    import torch
+    info = {"backend": "nvfuser", "torch": torch.__version__, "device": device,
+            "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
+    if torch.cuda.is_available():
+        info["gpu"] = torch.cuda.get_device_name(0)
+    classes = []
+    for name in ("nvfuser_direct", "nvfuser"):
+        try:
+            mod = __import__(name)
+        except Exception as e:  # a missing frontend is normal (0.2.36 has no legacy nvfuser)
+            info[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+            continue
+        info[name] = str(mod.version()) if hasattr(mod, "version") else "?"
+        classes.append(mod.FusionDefinition)
+    _state["classes"] = classes
+    return info
+
+
+def classify(error: BaseException) -> dict:
+    text = str(error)
+    e = parse_error(type(error).__name__, text)
+    kind = {"input-mismatch": "user-input", "internal-assert": "compiler", "compile": "compiler",
+            "cuda": "runtime", "user-check": "definition", "other": "runtime"}[e.kind]
+    if isinstance(error, TypeError):
+        kind = "definition"
+    d = {"error_kind": kind, "signature": e.signature,
+         "message": f"{type(error).__name__}: {text}"[:6000],
+         "nvfuser_error": {"kind": e.kind, "file": e.file, "func": e.func, "line": e.line}}
+    if e.kind == "cuda" or "CUDA error" in text:
+        d["poisoned"] = _cuda_poisoned()
+    return d
+
+
+def _cuda_poisoned() -> bool:
+    try:
+        import torch
+        torch.cuda.synchronize()
+        torch.empty(1, device="cuda").add_(1)
+        torch.cuda.synchronize()
+        return False
+    except Exception:
+        return True
+
+
+def run_script(text: str, path: str, *, device: str = "cuda", seed: int = 0, values_path=None, options=None) -> dict:
+    if "classes" not in _state:
+        warm(device)
+    legacy = sys.modules.get("nvfuser")
+    if legacy is not None and hasattr(legacy, "FusionCache"):
+        try:  # the legacy frontend caches definitions (and their errors) process-wide
+            legacy.FusionCache.reset()
+        except Exception:
+            pass
+    return run_with_modules(text, path, {}, _state["classes"], device, seed, values_path, classify)
+
+
+def analyze_log(result: dict, log: str) -> None:
+    groups = segments_from_dump(log)
+    if groups is not None:
+        result["segments"] = len(groups)
+        result["schedulers"] = [g or "none" for g in groups]

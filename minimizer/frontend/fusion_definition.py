@@ -1,0 +1,230 @@
+"""fmin's own ``FusionDefinition``: what a repro script imports when it runs on the reference or
+inductor backend instead of nvFuser.
+
+It records the calls the script makes, bound through the op catalog exactly as the parser binds
+them, into the program model's ``Stmt`` values, and ``execute`` hands those statements to an
+executor: the reference interpreter (eager torch) by default, or a compiler (``inductor``). So a
+script runs unchanged, and the reference backend and the static checker cannot disagree about
+what a statement means.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import torch
+
+from .. import dtypes
+from ..ops import BindError, Ctx, bind, lookup
+from ..program.interpret import run as interpret
+from ..program.model import DIRECT, LEGACY, DType, Ref, Stmt
+
+
+class _DataTypeNamespace:
+    """``DataType.Float`` etc. as model ``DType`` values."""
+
+    def __init__(self):
+        for name in dtypes.NV_DTYPES:
+            setattr(self, name, DType(name))
+
+    def __repr__(self) -> str:
+        return "DataType"
+
+
+DataType = _DataTypeNamespace()
+
+
+class _Value:
+    kind = "value"
+
+    def __init__(self, fd: "FusionDefinition", name: str):
+        self._fd, self.name = fd, name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Tensor(_Value):
+    kind = "tensor"
+
+    @property
+    def ndim(self) -> int:
+        return self._fd._ranks.get(self.name, -1)
+
+    def shape(self):
+        return self._fd.ops.shape(self)
+
+
+class Scalar(_Value):
+    kind = "scalar"
+
+
+class Vector(_Value):
+    kind = "vector"
+
+
+def _to_model(v: Any) -> Any:
+    if isinstance(v, _Value):
+        return Ref(v.name)
+    if isinstance(v, (list, tuple)):
+        return tuple(_to_model(x) for x in v)
+    if isinstance(v, torch.dtype):
+        return DType(dtypes.from_torch(v))
+    return v
+
+
+_SCALAR_OPS = {"size", "at"}
+_VECTOR_OPS = {"shape"}
+
+# Called by ``execute``: (statements, inputs, frontend, device) -> outputs. Backends swap it.
+Executor = Callable[[Sequence[Stmt], Sequence[Any], str, Any], list]
+
+
+def reference_executor(stmts, inputs, frontend, device) -> list:
+    ctx = Ctx(device=device, generator=None, frontend=frontend)
+    return interpret(stmts, inputs, frontend=frontend, ctx=ctx).outputs
+
+
+class FusionDefinition:
+    """Records ``fd.define_*``/``fd.ops.*``/``fd.add_output`` calls; ``execute`` runs them."""
+
+    frontend = LEGACY
+    executor: Executor = staticmethod(reference_executor)
+    last = None  # the most recently executed definition, for the worker to report on
+
+    def __init__(self, *args, **kwargs):
+        self.stmts: list[Stmt] = []
+        self._counter = 0
+        self._ranks: dict[str, int] = {}
+        self.ops = _Ops(self)
+        self.outputs = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self) -> str:
+        from ..program.printer import render_stmt
+        from ..program.model import Dialect
+        d = Dialect(self.frontend, self.frontend)
+        return "\n".join(render_stmt(s, "fd", d) for s in self.stmts)
+
+    # ---- names as nvFuser prints them ----
+    def _name(self, kind: str) -> str:
+        n = self._counter
+        self._counter += 1
+        if self.frontend == DIRECT:
+            return f"tv{n}" if kind == "tensor" else f"c{n}"
+        return {"tensor": "T", "scalar": "S", "vector": "V"}[kind] + str(n)
+
+    def _record(self, call: str, args, kwargs, kinds: Sequence[str]):
+        spec = lookup(call)
+        if spec is None:
+            raise AttributeError(f"fd.{call} is not known to fmin's op catalog")
+        try:
+            bound = bind(spec, tuple(_to_model(a) for a in args),
+                         tuple((k, _to_model(v)) for k, v in kwargs.items()), self.frontend)
+        except BindError as e:
+            raise TypeError(f"{e} (incompatible function arguments)") from None
+        handles = []
+        for kind in kinds:
+            cls = {"tensor": Tensor, "scalar": Scalar, "vector": Vector}[kind]
+            handles.append(cls(self, self._name(kind)))
+        self.stmts.append(Stmt(tuple(h.name for h in handles), call, bound.args, bound.npos))
+        return handles
+
+    # ---- definitions ----
+    def define_tensor(self, *args, **kwargs) -> Tensor:
+        (t,) = self._record("define_tensor", args, kwargs, ["tensor"])
+        shape = kwargs.get("shape", kwargs.get("symbolic_sizes", kwargs.get("sizes", args[0] if args else None)))
+        if shape is not None:
+            self._ranks[t.name] = len(shape)
+        return t
+
+    def from_pytorch(self, tensor: torch.Tensor, static_sizes: bool = False) -> Tensor:
+        return self.define_tensor(sizes=list(tensor.shape), strides=list(tensor.stride()),
+                                  dtype=DType(dtypes.from_torch(tensor.dtype)), static_sizes=static_sizes)
+
+    def define_scalar(self, *args, **kwargs) -> Scalar:
+        (s,) = self._record("define_scalar", args, kwargs, ["scalar"])
+        return s
+
+    def define_constant(self, *args, **kwargs) -> Scalar:
+        (s,) = self._record("define_constant", args, kwargs, ["scalar"])
+        return s
+
+    def define_vector(self, *args, **kwargs):
+        values = args[0] if args else kwargs.get("values", kwargs.get("size"))
+        if self.frontend == DIRECT and isinstance(values, int):
+            return [self.define_scalar(dtype=DataType.Int) for _ in range(values)]
+        (v,) = self._record("define_vector", args, kwargs, ["vector"])
+        return v
+
+    def add_output(self, *args, **kwargs) -> None:
+        self._record("add_output", args, kwargs, [])
+
+    # ---- running ----
+    def execute(self, inputs, *, device=None, **options) -> list:
+        dev = _device_of(inputs)
+        FusionDefinition.last = self
+        self.outputs = None
+        self.outputs = type(self).executor(self.stmts, list(inputs), self.frontend, dev)
+        return self.outputs
+
+
+def _device_of(inputs) -> torch.device:
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.device.type not in ("meta",) and x.ndim > 0:
+            return x.device
+    for x in inputs:
+        if isinstance(x, torch.Tensor):
+            return x.device
+    return torch.device("cpu")
+
+
+class _Ops:
+    def __init__(self, fd: FusionDefinition):
+        self._fd = fd
+
+    def __getattr__(self, name: str):
+        spec = lookup("ops." + name)
+        if spec is None or self._fd.frontend not in spec.frontends:
+            raise AttributeError(f"fd.ops.{name}: no such op in the {self._fd.frontend} frontend")
+        fd = self._fd
+
+        def op(*args, **kwargs):
+            operands = list(args) + list(kwargs.values())
+            flat = []
+            for o in operands:
+                flat.extend(o if isinstance(o, (list, tuple)) else [o])
+            has_tensor = any(isinstance(o, Tensor) for o in flat)
+            if spec.n_outputs == -1:  # one Int scalar per dim of the argument
+                kinds = ["scalar"] * max(0, next((fd._ranks.get(o.name, -1) for o in flat
+                                                  if isinstance(o, Tensor)), 0))
+            elif name in _SCALAR_OPS or (spec.elementwise and not has_tensor):
+                kinds = ["scalar"]
+            elif name in _VECTOR_OPS:
+                kinds = ["vector"]
+            else:
+                kinds = ["tensor"] * spec.n_outputs
+            handles = fd._record("ops." + name, args, kwargs, kinds)
+            return handles[0] if spec.n_outputs == 1 else list(handles) if spec.n_outputs == -1 else tuple(handles)
+
+        op.__name__ = name
+        return op
+
+
+def make_module(frontend: str, executor: Executor | None = None):
+    """A module object standing in for ``nvfuser`` or ``nvfuser_direct``."""
+    import types
+    mod = types.ModuleType(frontend)
+    cls = type("FusionDefinition", (FusionDefinition,), {"frontend": frontend})
+    if executor is not None:
+        cls.executor = staticmethod(executor)
+    mod.FusionDefinition = cls
+    mod.DataType = DataType
+    mod.Tensor, mod.Scalar, mod.Vector = Tensor, Scalar, Vector
+    mod.version = lambda: "fmin-reference"
+    mod.__fmin_shim__ = True
+    return mod

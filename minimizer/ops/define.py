@@ -1,0 +1,45 @@
+"""``fd.define_tensor``/``define_scalar``/``define_vector``/``define_constant`` and ``add_output``.
+
+Their meaning (declaring inputs, constants and outputs) lives in the interpreter; the entries here
+give the binder their parameters, including the 2022-2023 spellings (``symbolic_sizes``,
+``contiguous``) and the ``sizes``/``strides`` overload behind ``fd.from_pytorch``.
+"""
+from __future__ import annotations
+
+from .registry import register
+from .spec import LEGACY_ONLY, OpSpec, Param
+
+register(OpSpec("define_tensor", "define", (
+    Param("shape", "shape", None, aliases=("symbolic_sizes",)),
+    Param("contiguity", "contiguity", None),
+    Param("dtype", "dtype", None),
+    Param("is_cpu", "bool", False),
+    Param("stride_order", "ints", None),
+    Param("sizes", "ints", None, keyword_only=True),
+    Param("strides", "ints", None, keyword_only=True),
+    Param("static_sizes", "bool", False, keyword_only=True),
+    # 2022-2023: one bool per logical dim, broadcast dims included; not today's ``contiguity``
+    # (allocation order, None at broadcast dims), so it is a parameter of its own
+    Param("contiguous", "contiguity", None, frontends=LEGACY_ONLY, keyword_only=True),
+), doc="a tensor input"))
+
+register(OpSpec("define_scalar", "define", (
+    Param("value", "any", None),
+    Param("dtype", "dtype", None),
+), doc="a scalar input (value None) or constant"))
+
+register(OpSpec("define_constant", "define", (
+    Param("value", "any"),
+    Param("dtype", "dtype", None),
+), frontends=LEGACY_ONLY, doc="2022-2023 spelling of define_scalar(value)"))
+
+register(OpSpec("define_vector", "define", (
+    Param("values", "any"),
+    Param("dtype", "dtype", None),
+), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs"))
+
+register(OpSpec("add_output", "define", (
+    Param("output", "operand"),
+    Param("alias_input", "tensor", None),
+    Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
+), doc="mark a value as a fusion output; with alias_input, write it into that input in place"))

@@ -1,0 +1,303 @@
+"""Unary, binary and ternary pointwise ops.
+
+nvFuser's pointwise ops take tensors and scalars in any mix. When every operand is a scalar the
+result is a scalar (``S61 = fd.ops.reciprocal(S60)``); the references below compute that case on
+0-dim CPU tensors and hand back a Python number. Python scalars next to tensors keep torch's
+"weak scalar" promotion, which is also nvFuser's (a Double scalar times a BFloat16 tensor stays
+BFloat16).
+
+None of these bindings name their arguments (pybind lambdas without ``py::arg``), so scripts
+pass them positionally; the parameter names here are the ones nvFuser's docstrings use.
+"""
+from __future__ import annotations
+
+from functools import reduce
+
+import torch
+import torch.nn.functional as F
+
+from .. import dtypes
+from .registry import register
+from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param
+
+_X = (Param("x", "operand"),)
+_AB = (Param("lhs", "operand"), Param("rhs", "operand"))
+
+
+def as_tensor(v):
+    """A Python number as a 0-dim tensor of the dtype nvFuser gives it (bool/int64/float64/complex128)."""
+    if isinstance(v, torch.Tensor):
+        return v
+    if isinstance(v, bool):
+        return torch.tensor(v, dtype=torch.bool)
+    if isinstance(v, int):
+        return torch.tensor(v, dtype=torch.int64)
+    if isinstance(v, float):
+        return torch.tensor(v, dtype=torch.float64)
+    if isinstance(v, complex):
+        return torch.tensor(v, dtype=torch.complex128)
+    raise TypeError(f"not an operand: {v!r}")
+
+
+def weak(v, like: torch.Tensor):
+    """A Python scalar as a 0-dim tensor that promotes like the Python scalar would next to
+    ``like`` (for torch functions that reject a Number in that position). A 0-dim tensor of the
+    same category never changes a dimensioned tensor's dtype, so it is kept at full precision
+    (float64): rounding 0.000625 to bf16 before a bf16 op would not be what nvFuser computes.
+    Next to a 0-dim ``like`` that trick fails (two 0-dim tensors promote as equals), so there the
+    scalar takes the promoted dtype directly."""
+    if isinstance(v, torch.Tensor):
+        return v
+    if like.ndim == 0:
+        return torch.tensor(v, dtype=torch.result_type(like, v), device=like.device)
+    t = like.dtype
+    if isinstance(v, bool):
+        dt = torch.bool
+    elif isinstance(v, int):
+        dt = torch.int64
+    elif isinstance(v, float):
+        dt = torch.float64 if (t.is_floating_point or t.is_complex) else torch.get_default_dtype()
+    else:
+        dt = torch.complex128 if t.is_complex else torch.complex64
+    return torch.tensor(v, dtype=dt, device=like.device)
+
+
+def result_dtype(*vals) -> torch.dtype:
+    """torch's n-ary promotion over tensors and Python numbers: dimensioned tensors outrank
+    0-dim tensors, which outrank numbers, unless a lower group holds a higher category."""
+    dims = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.ndim > 0]
+    zeros = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.ndim == 0]
+    nums = [v for v in vals if not isinstance(v, torch.Tensor) and v is not None]
+    groups = [torch.empty((1,) if ds is dims else (), dtype=reduce(torch.promote_types, ds), device="meta")
+              for ds in (dims, zeros) if ds]
+    if not groups:
+        return reduce(torch.promote_types, [as_tensor(n).dtype for n in nums])
+    r = groups[0] if len(groups) == 1 else torch.empty(1, dtype=torch.result_type(*groups), device="meta")
+    for n in nums:
+        r = torch.empty(1, dtype=torch.result_type(r, n), device="meta")
+    return r.dtype
+
+
+def common(*vals):
+    """Every operand as a tensor of the promoted dtype, on the tensors' device: for torch
+    functions that take neither Numbers nor mixed dtypes (lerp, atan2, minimum, ...)."""
+    dt = result_dtype(*vals)
+    dev = next((v.device for v in vals if isinstance(v, torch.Tensor)), torch.device("cpu"))
+    return [v.to(dt) if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=dt, device=dev)
+            for v in vals]
+
+
+def dtype_name(v) -> str | None:
+    """``"Float"`` for a dtype argument. Refs get the string (resolved values, and Param
+    defaults, which are kept in resolved form); a ``DType`` is accepted too, for a caller that
+    hands over a model value unresolved."""
+    return None if v is None else getattr(v, "name", v)
+
+
+def torch_dtype(v) -> torch.dtype | None:
+    """The torch dtype of a dtype argument; None for ``DataType.Null`` or no argument."""
+    name = dtype_name(v)
+    return None if name in (None, "Null") else dtypes.to_torch(name)
+
+
+def _scalar_call(fn, vals):
+    """A scalar-only op: nvFuser computes it in Int/Double/ComplexDouble, so a float32 that torch
+    makes of ints (``exp(2)``, ``truediv(1, 3)``) is recomputed in float64."""
+    ts = [as_tensor(v) for v in vals]
+    r = fn(*ts)
+    if r.dtype in (torch.float32, torch.complex64):
+        r = fn(*[t.double() if not (t.is_floating_point() or t.is_complex()) else t for t in ts])
+    return r.item()
+
+
+def pointwise(fn, numbers: bool = True):
+    """Lift ``fn(*tensors)`` to nvFuser's mixed tensor/scalar operands. Python scalars are passed
+    through as Numbers where the first operand is a tensor (torch then keeps them at double
+    precision); a leading scalar is turned into a weak 0-dim tensor. ``numbers=False`` is for
+    torch functions that take no Numbers at all: every operand becomes a tensor of the promoted
+    dtype."""
+    def ref(ctx, **kw):
+        vals = list(kw.values())
+        tensors = [v for v in vals if isinstance(v, torch.Tensor)]
+        if not tensors:
+            return _scalar_call(fn, vals)
+        if not numbers:
+            return fn(*common(*vals))
+        if isinstance(vals[0], torch.Tensor):
+            return fn(*vals)
+        return fn(weak(vals[0], tensors[0]), *vals[1:])
+    return ref
+
+
+def _unary(name, fn, **extra):
+    register(OpSpec(name, "unary", _X, ref=pointwise(fn), elementwise=True, bypass=("x",), **extra))
+
+
+def _binary(name, fn, numbers=True, **extra):
+    register(OpSpec(name, "binary", _AB, ref=pointwise(fn, numbers), elementwise=True,
+                    bypass=("lhs", "rhs"), **extra))
+
+
+# ---- unary: the same-named torch function unless noted ----
+for _name in ("abs acos acosh asin asinh atan atanh ceil cos cosh exp exp2 expm1 erf erfc erfinv "
+              "floor frac lgamma log log10 log1p log2 neg logical_not bitwise_not relu reciprocal "
+              "round rsqrt sign sigmoid signbit sin sinh sqrt tan tanh trunc isfinite isinf isnan "
+              "isneginf isposinf isreal real imag").split():
+    _unary(_name, getattr(torch, _name))
+_unary("erfcinv", lambda x: torch.erfinv(1 - x), doc="torch has no erfcinv: erfinv(1 - x)")
+_unary("silu", lambda x: F.silu(x if x.is_floating_point() or x.is_complex() else x.float()),
+       doc="F.silu rejects ints; nvFuser promotes them to Float")
+
+
+# ---- binary ----
+def _both_integral(a, b) -> bool:
+    def integral(v):
+        if isinstance(v, torch.Tensor):
+            return not (v.is_floating_point() or v.is_complex())
+        return isinstance(v, int)
+    return integral(a) and integral(b)
+
+
+def _div(a, b):
+    """nvFuser's ``div`` is C++ ``/``: it truncates when both operands are integers."""
+    return torch.div(a, b, rounding_mode="trunc") if _both_integral(a, b) else torch.div(a, b)
+
+
+def _logical_right_shift(x, s):
+    """``>>`` on the bits as unsigned: an arithmetic shift with the sign-filled bits masked off
+    (both operands already of one integer dtype)."""
+    bits = x.dtype.itemsize * 8
+    shifted = torch.bitwise_right_shift(x, s)
+    keep = torch.bitwise_left_shift(torch.ones_like(shifted), bits - s) - 1
+    return torch.where((x < 0) & (s > 0), shifted & keep, shifted)
+
+
+for _name in ("add sub mul remainder pow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
+              "bitwise_left_shift bitwise_right_shift").split():
+    _binary(_name, getattr(torch, _name))
+for _name in "atan2 nextafter minimum maximum logical_and logical_or gcd".split():
+    _binary(_name, getattr(torch, _name), numbers=False)
+_binary("div", _div, doc="C++ '/': truncating for two integers, true division otherwise")
+_binary("truediv", torch.true_divide, doc="Python '/'")
+_binary("fmod", torch.fmod, doc="C fmod: the result takes the dividend's sign")
+_binary("mod", torch.fmod, doc="C '%' (fmod for floats): the result takes the dividend's sign")
+_binary("logical_right_shift", _logical_right_shift, numbers=False)
+
+
+def _alpha_ref(fn):
+    """add_alpha/sub_alpha: ``lhs ± rhs * alpha`` with alpha cast to the operands' common dtype."""
+    def ref(ctx, lhs, rhs, alpha):
+        if not any(isinstance(v, torch.Tensor) for v in (lhs, rhs)):
+            return _scalar_call(lambda a, b, c: fn(a, b * c.to(torch.result_type(a, b))), (lhs, rhs, alpha))
+        a, b = common(lhs, rhs)
+        return fn(a, b * torch.tensor(alpha, device=b.device).to(b.dtype))
+    return ref
+
+
+for _name, _fn in (("add_alpha", torch.add), ("sub_alpha", torch.sub)):
+    register(OpSpec(_name, "binary", _AB + (Param("alpha", "scalar"),), ref=_alpha_ref(_fn),
+                    frontends=LEGACY_ONLY, elementwise=True, bypass=("lhs", "rhs"),
+                    doc="torch.add/sub(lhs, rhs, alpha=alpha)"))
+
+register(OpSpec("complex", "binary", (Param("real", "operand"), Param("imag", "operand")),
+                ref=pointwise(torch.complex, numbers=False), frontends=DIRECT_ONLY, elementwise=True,
+                doc="torch.complex: Float parts make ComplexFloat, Double parts ComplexDouble"))
+
+
+# ---- ternary ----
+def _where(ctx, condition, x, y):
+    if not any(isinstance(v, torch.Tensor) for v in (condition, x, y)):
+        return _scalar_call(torch.where, (condition, x, y))
+    like = next(v for v in (condition, x, y) if isinstance(v, torch.Tensor))
+    if not isinstance(condition, torch.Tensor):
+        condition = torch.tensor(bool(condition), device=like.device)
+    if not isinstance(x, torch.Tensor) and not isinstance(y, torch.Tensor):
+        # two scalars picked by a tensor condition: a tensor of their (Python) promoted dtype
+        dt = result_dtype(x, y)
+        x, y = (torch.tensor(v, dtype=dt, device=like.device) for v in (x, y))
+    return torch.where(condition, x, y)
+
+
+def _lerp(ctx, x, y, weight):
+    """nvFuser promotes start, end and weight to one dtype; torch.lerp wants exactly that."""
+    if not any(isinstance(v, torch.Tensor) for v in (x, y, weight)):
+        return _scalar_call(torch.lerp, (x, y, weight))
+    return torch.lerp(*common(x, y, weight))
+
+
+def _like_input(v, x):
+    """A scalar bound cast to the input's dtype, as nvFuser's clamp/threshold do (so clamping an
+    Int tensor at 2.7 clamps at 2, where torch would promote to float)."""
+    if isinstance(v, torch.Tensor):
+        raise TypeError("the bounds of clamp/threshold must be scalars, not tensors")
+    if v is None:
+        return None
+    dt = x.dtype if isinstance(x, torch.Tensor) else as_tensor(x).dtype
+    return torch.tensor(v).to(dt).item()
+
+
+def _clamp(ctx, input, min, max):
+    lo, hi = _like_input(min, input), _like_input(max, input)
+    if not isinstance(input, torch.Tensor):
+        return torch.clamp(as_tensor(input), lo, hi).item()
+    return torch.clamp(input, lo, hi)
+
+
+def _threshold(ctx, input, threshold, value):
+    """F.threshold: ``input if input > threshold else value``, in the input's dtype."""
+    th, val = _like_input(threshold, input), _like_input(value, input)
+    if not isinstance(input, torch.Tensor):
+        return F.threshold(as_tensor(input), th, val).item()
+    return F.threshold(input, th, val)
+
+
+def _addcmul(ctx, input1, input2, input3, alpha):
+    """``input1 + alpha * input2 * input3``; alpha takes the three operands' dtype."""
+    if not any(isinstance(v, torch.Tensor) for v in (input1, input2, input3)):
+        return _scalar_call(lambda a, b, c, s: torch.addcmul(a, b, c, value=s.item()),
+                            (input1, input2, input3, alpha))
+    a, b, c = common(input1, input2, input3)
+    return torch.addcmul(a, b, c, value=_like_input(alpha, a))
+
+
+register(OpSpec("where", "ternary", (Param("condition", "operand"), Param("x", "operand"),
+                                     Param("y", "operand")),
+                ref=_where, elementwise=True, bypass=("x", "y"), doc="torch.where"))
+register(OpSpec("lerp", "ternary", (Param("x", "operand"), Param("y", "operand"),
+                                    Param("weight", "operand")),
+                ref=_lerp, elementwise=True, bypass=("x", "y"), doc="torch.lerp(start, end, weight)"))
+register(OpSpec("clamp", "ternary", (Param("input", "operand"), Param("min", "scalar"),
+                                     Param("max", "scalar")),
+                ref=_clamp, elementwise=True, bypass=("input",), doc="torch.clamp, bounds in the input's dtype"))
+register(OpSpec("threshold", "ternary", (Param("input", "operand"), Param("threshold", "scalar"),
+                                         Param("value", "scalar")),
+                ref=_threshold, elementwise=True, bypass=("input",), doc="F.threshold"))
+register(OpSpec("addcmul", "ternary", (Param("input1", "operand"), Param("input2", "operand"),
+                                       Param("input3", "operand"), Param("alpha", "scalar")),
+                ref=_addcmul, elementwise=True, bypass=("input1", "input2", "input3"),
+                doc="torch.addcmul(input1, input2, input3, value=alpha)"))
+
+
+# ---- copies and casts (family "special": pointwise, but they compute nothing) ----
+def _copy(ctx, x):
+    """``set``/``segment_set``: a new tensor with the same values (a scalar passes through)."""
+    return x.clone() if isinstance(x, torch.Tensor) else x
+
+
+def _cast(ctx, arg, dtype):
+    name = dtype_name(dtype)
+    if isinstance(arg, torch.Tensor):
+        return arg.to(dtypes.to_torch(name))
+    if name == "Bool":
+        return bool(arg)
+    if name in dtypes.INTEGRAL:
+        return int(arg.real) if isinstance(arg, complex) else int(arg)
+    if name in dtypes.COMPLEX:
+        return complex(arg)
+    return float(arg.real) if isinstance(arg, complex) else float(arg)
+
+
+for _name, _doc in (("set", "a copy"), ("segment_set", "a copy that nvFuser must place in a new segment")):
+    register(OpSpec(_name, "special", _X, ref=_copy, elementwise=True, bypass=("x",), doc=_doc))
+register(OpSpec("cast", "special", (Param("arg", "operand"), Param("dtype", "dtype")), ref=_cast,
+                elementwise=True, bypass=("arg",), doc="x.to(dtype); C++ casts truncate floats to ints"))

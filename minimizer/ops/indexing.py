@@ -1,0 +1,93 @@
+"""Indexing ops: index_select, select, gather, take_along_axis, scatter, index_put_accumulate,
+embedding_fwd.
+
+nvFuser takes Int32 or Int64 index tensors; several torch functions insist on Int64, so the
+references widen them. The legacy bindings call the indexed tensor ``arg1`` in gather,
+take_along_axis and scatter, the direct ones ``arg``: both are modelled, one per frontend.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from .registry import register
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+
+_ARG = Param("arg", "tensor")
+_ARG_BY_FRONTEND = (Param("arg1", "tensor", frontends=LEGACY_ONLY), Param("arg", "tensor", frontends=DIRECT_ONLY))
+_INDEX = Param("index", "tensor")
+_DIM = Param("dim", "int")
+
+
+def _indexed(kw) -> torch.Tensor:
+    """The indexed tensor, whichever frontend's name it came under."""
+    return kw["arg"] if "arg" in kw else kw["arg1"]
+
+
+def _index_select(ctx, arg, index, dim):
+    return torch.index_select(arg, dim, index.long())
+
+
+def _select(ctx, arg, index, dim):
+    return torch.select(arg, dim, int(index))
+
+
+def _gather(ctx, index, dim, **kw):
+    return torch.gather(_indexed(kw), dim, index.long())
+
+
+def _take_along_axis(ctx, index, dim, **kw):
+    arg = _indexed(kw)
+    if index.ndim != arg.ndim:
+        raise ValueError(f"take_along_axis: index has {index.ndim} dims, input has {arg.ndim}")
+    return torch.take_along_dim(arg, index.long(), dim)
+
+
+def _scatter(ctx, index, src, dim, **kw):
+    arg = _indexed(kw)
+    if isinstance(src, torch.Tensor):
+        return torch.scatter(arg, dim, index.long(), src)
+    return torch.scatter(arg, dim, index.long(), torch.tensor(src).to(arg.dtype).item())
+
+
+def _index_put_accumulate(ctx, acc, index, value):
+    """``acc[index[i]] += value[i]`` along the first dim, duplicates adding up."""
+    return torch.index_put(acc, (index.long(),), value, accumulate=True)
+
+
+def _embedding_fwd(ctx, input, weight, padding_idx=None, max_norm=None, norm_type=None,
+                   scale_grad_by_freq=None, sparse=None):
+    """F.embedding. With max_norm, torch (and nvFuser, which calls it) renormalises rows of
+    ``weight`` in place; the reference works on a copy so that a weight used again later in the
+    fusion is not changed under it."""
+    if max_norm is not None and weight.device.type == "meta":
+        max_norm = None  # renormalising changes values only
+    elif max_norm is not None:
+        weight = weight.clone()
+    return F.embedding(input, weight,
+                       padding_idx=None if padding_idx is None else int(padding_idx),
+                       max_norm=max_norm,
+                       norm_type=2.0 if norm_type is None else float(norm_type),
+                       scale_grad_by_freq=bool(scale_grad_by_freq),
+                       sparse=bool(sparse))
+
+
+def _op(name, params, ref, doc, bypass=(), **kw):
+    register(OpSpec(name, "index", params, ref=ref, bypass=bypass, doc=doc, **kw))
+
+
+_op("index_select", (_ARG, _INDEX, _DIM), _index_select, "torch.index_select(arg, dim, index)")
+_op("select", (_ARG, Param("index", "scalar"), _DIM), _select, "torch.select(arg, dim, index)")
+_op("gather", _ARG_BY_FRONTEND + (_INDEX, _DIM), _gather, "torch.gather(arg, dim, index)")
+_op("take_along_axis", _ARG_BY_FRONTEND + (_INDEX, _DIM), _take_along_axis,
+    "torch.take_along_dim(arg, index, dim)")
+_op("scatter", _ARG_BY_FRONTEND + (_INDEX, Param("src", "operand"), _DIM), _scatter,
+    "torch.scatter(arg, dim, index, src); src may be a scalar", bypass=("arg1", "arg"))
+_op("index_put_accumulate", (Param("acc", "tensor"), _INDEX, Param("value", "tensor")),
+    _index_put_accumulate, "acc.index_put((index,), value, accumulate=True)", bypass=("acc",),
+    frontends=LEGACY_ONLY)
+_op("embedding_fwd", (Param("input", "tensor"), Param("weight", "tensor"),
+                      Param("padding_idx", "scalar", None), Param("max_norm", "scalar", None),
+                      Param("norm_type", "scalar", None), Param("scale_grad_by_freq", "scalar", None),
+                      Param("sparse", "scalar", None)),
+    _embedding_fwd, "F.embedding")

@@ -1,0 +1,143 @@
+"""Matmul family (matmul, linear) and flash attention (sdpfa_fwd, sdpfa_bwd).
+
+``scaled_mm`` is covered for its per-tensor-scaled form (``torch._scaled_mm``: fp8 operands, one
+scale each, an output dtype); its block-scaled outputs are not (the reference refuses
+``output_block_scale_size`` > 0 and ``output_gamma``).
+
+Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, NVFP4
+quantisation, custom CUTLASS kernels): ``grouped_mm``, ``cutlass_nvfp4_grouped_mm``,
+``nv_block_quantize``, ``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``.
+A script using them is unknown to the catalog.
+
+The attention references are the math that flash attention computes (fp32 scores and softmax,
+``logsumexp`` in Float, outputs in the input dtype), written out rather than calling torch's
+SDPA so that they run on ``meta`` tensors and so that the backward can start from the given
+``output`` and ``logsumexp`` as the flash backward kernel does. ``philox_seed`` (UInt64 ``[2]``)
+and ``philox_offset`` (UInt64, 0-dim) are the torch >= 2.7 layout, filled with zeros: nvFuser's
+values come from the CUDA generator and cannot be reproduced. With ``dropout_p > 0`` the forward
+draws its own mask from ``ctx.generator``, and the backward, which would need that mask, refuses.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from .registry import register
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+
+
+def _matmul(ctx, arg1, arg2):
+    return torch.matmul(arg1, arg2)
+
+
+def _linear(ctx, arg1, arg2, bias=None):
+    return F.linear(arg1, arg2, bias)
+
+
+register(OpSpec("matmul", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor")),
+                ref=_matmul, doc="torch.matmul"))
+register(OpSpec("linear", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor"),
+                                     Param("bias", "tensor", None)),
+                ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]"))
+
+
+def _scores(query, key, scale, is_causal):
+    """fp32 ``q @ k^T * scale`` with the causal (top-left aligned) mask applied."""
+    s = torch.matmul(query.float(), key.float().transpose(-2, -1)) * scale
+    if is_causal:
+        L, S = s.shape[-2:]
+        keep = torch.ones(L, S, dtype=torch.bool, device=s.device).tril()
+        s = s.masked_fill(~keep, float("-inf"))
+    return s
+
+
+def _sdpfa_fwd(ctx, query, key, value, bias=None, mask=None, dropout_p=None, is_causal=None,
+               scale=None):
+    # Scripts from before 2026-01 pass (q, k, v, dropout_p, is_causal, scale) positionally, which
+    # the binder files under bias, mask, dropout_p: numbers there mean the old layout.
+    if not isinstance(bias, (torch.Tensor, type(None))) or not isinstance(mask, (torch.Tensor, type(None))):
+        bias, mask, dropout_p, is_causal, scale = None, None, bias, mask, dropout_p
+    if not query.ndim == key.ndim == value.ndim or query.ndim < 4:
+        raise ValueError(f"sdpfa_fwd needs query, key, value of one rank >= 4, got "
+                         f"{query.ndim}, {key.ndim}, {value.ndim}")
+    if not query.dtype == key.dtype == value.dtype:
+        raise TypeError("sdpfa_fwd: query, key and value must have one dtype")
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    s = _scores(query, key, scale, bool(is_causal))
+    if mask is not None:
+        if mask.dtype != torch.bool:
+            raise TypeError("sdpfa_fwd: mask must be Bool")
+        mask_bias = torch.where(mask, 0.0, float("-inf")).to(query.dtype)
+        bias = mask_bias if bias is None else bias + mask_bias
+    if bias is not None:
+        s = s + bias.float()
+    lse = torch.logsumexp(s, dim=-1)
+    p = torch.exp(s - lse.unsqueeze(-1))
+    if dropout_p:
+        keep = torch.rand(p.shape, generator=ctx.generator if p.device.type != "meta" else None,
+                          device=p.device) >= dropout_p
+        p = p * keep / (1.0 - dropout_p)
+    out = torch.matmul(p, value.float()).to(query.dtype)
+    seed = torch.zeros(2, dtype=torch.uint64, device=query.device)
+    offset = torch.zeros((), dtype=torch.uint64, device=query.device)
+    return out, lse, seed, offset
+
+
+def _sdpfa_bwd(ctx, grad_output, query, key, value, output, logsumexp, dropout_p, is_causal,
+               philox_seed, philox_offset, scale):
+    """The flash backward: recompute P from the scores and ``logsumexp``, then
+    dV = P^T dO, dS = P * (dO V^T - rowsum(dO * O)), dQ = dS K * scale, dK = dS^T Q * scale."""
+    if dropout_p and query.device.type != "meta":
+        raise NotImplementedError("sdpfa_bwd with dropout needs the forward's Philox mask, "
+                                  "which the reference cannot reproduce")
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    p = torch.exp(_scores(query, key, scale, bool(is_causal)) - logsumexp.float().unsqueeze(-1))
+    do, v = grad_output.float(), value.float()
+    dv = torch.matmul(p.transpose(-2, -1), do)
+    delta = (do * output.float()).sum(-1, keepdim=True)
+    ds = p * (torch.matmul(do, v.transpose(-2, -1)) - delta)
+    dq = torch.matmul(ds, key.float()) * scale
+    dk = torch.matmul(ds.transpose(-2, -1), query.float()) * scale
+    return dq.to(query.dtype), dk.to(key.dtype), dv.to(value.dtype)
+
+
+register(OpSpec("sdpfa_fwd", "attention", (
+    Param("query", "tensor"), Param("key", "tensor"), Param("value", "tensor"),
+    Param("bias", "tensor", None), Param("mask", "tensor", None),
+    Param("dropout_p", "scalar", None), Param("is_causal", "scalar", None), Param("scale", "scalar", None),
+), ref=_sdpfa_fwd, n_outputs=4, tags=frozenset({"random_if_dropout"}),
+    doc="flash attention forward -> (out, logsumexp, philox_seed, philox_offset)"))
+
+_BWD_HEAD = tuple(Param(n, "tensor") for n in
+                  ("grad_output", "query", "key", "value", "output", "logsumexp"))
+register(OpSpec("sdpfa_bwd", "attention", _BWD_HEAD + (
+    Param("dropout_p", "scalar", None, frontends=LEGACY_ONLY),
+    Param("dropout_p", "scalar", frontends=DIRECT_ONLY),
+    Param("is_causal", "scalar", None, frontends=LEGACY_ONLY),
+    Param("is_causal", "scalar", frontends=DIRECT_ONLY),
+    Param("philox_seed", "tensor"), Param("philox_offset", "tensor"),
+    Param("scale", "scalar", None, frontends=LEGACY_ONLY),
+    Param("scale", "scalar", frontends=DIRECT_ONLY),
+), ref=_sdpfa_bwd, n_outputs=3, doc="flash attention backward -> (grad_query, grad_key, grad_value)"))
+
+
+def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None, dtype="BFloat16",
+               output_block_scale_size=0, output_block_scale_dtype="BFloat16", output_gamma=False):
+    from ..dtypes import to_torch
+    if output_block_scale_size or output_gamma or alpha is not None or beta is not None:
+        raise NotImplementedError("scaled_mm: only the per-tensor-scaled form has a torch reference")
+    out_dtype = to_torch(getattr(dtype, "name", dtype))
+    if mat1.device.type == "meta":
+        return torch.empty((mat1.shape[0], mat2.shape[1]), dtype=out_dtype, device="meta"), None, None
+    out = torch._scaled_mm(mat1, mat2, scale_a=scale1, scale_b=scale2, bias=bias, out_dtype=out_dtype)
+    return out, None, None
+
+
+register(OpSpec("scaled_mm", "matmul", (
+    Param("mat1", "tensor"), Param("mat2", "tensor"), Param("scale1", "tensor"), Param("scale2", "tensor"),
+    Param("alpha", "tensor", None), Param("bias", "tensor", None), Param("beta", "tensor", None),
+    Param("dtype", "dtype", "BFloat16"), Param("output_block_scale_size", "int", 0),
+    Param("output_block_scale_dtype", "dtype", "BFloat16"), Param("output_gamma", "bool", False),
+), ref=_scaled_mm, n_outputs=3, doc="torch._scaled_mm with per-tensor scales; (out, block_scale, gamma)"))

@@ -1,0 +1,117 @@
+"""Reductions: sum, prod, max, min, var, var_mean, welford.
+
+nvFuser binds ``sum``/``prod``/``max``/``min`` three times: ``(arg, dims: list, keepdim, dtype)``,
+``(arg, dim: int, keepdim, dtype)`` and ``(arg, dtype)`` (reduce everything). One parameter list
+covers them: ``dims`` takes an int or a list, may be omitted (reduce all), and is also spelled
+``axes`` (scripts before 0.1.6) or ``dim`` (the int overload). What the binder cannot model is
+the third overload's *positional* dtype, ``fd.ops.sum(T0, DataType.Float)``.
+
+Semantics that differ from a plain torch call, from ``csrc/ops/arith.cpp``:
+* ``dtype`` other than Null casts the input before reducing; sum/prod of Bool/Int inputs
+  accumulate in Int (like torch); max/min reject any dtype but Null.
+* an empty dims list is an error ("No reduction axis specified"), not "reduce all" as in torch.
+* a 0-dim input reduces to a copy of itself.
+* ``var_mean`` refuses Half/BFloat16/Float8 inputs ("please upcast to float").
+"""
+from __future__ import annotations
+
+import torch
+
+from .elementwise import torch_dtype
+from .registry import register
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+
+_ARG = Param("arg", "tensor")
+_DIMS_OPT = Param("dims", "ints", None, aliases=("axes", "dim"))
+_DIMS = Param("dims", "ints", aliases=("axes",))
+_KEEPDIM = Param("keepdim", "bool", False)
+_DTYPE = Param("dtype", "dtype", "Null")
+
+
+def reduced_dims(x: torch.Tensor, dims) -> tuple[int, ...]:
+    """``dims`` (None, an int or a list, negative allowed) as sorted non-negative dims."""
+    if dims is None:
+        return tuple(range(x.ndim))
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not dims:
+        raise ValueError("No reduction axis specified")
+    n = max(x.ndim, 1)
+    for d in dims:
+        if not -n <= d < n:
+            raise IndexError(f"reduction dim {d} is out of range for a {x.ndim}-dim tensor")
+    return tuple(sorted({d % n for d in dims}))
+
+
+def _prod(x, dims, keepdim):
+    """torch.prod reduces one dim at a time."""
+    for d in sorted(dims, reverse=True):
+        x = torch.prod(x, d, keepdim=keepdim)
+    return x
+
+
+def _reduction(fn, takes_dtype: bool, int_accumulates: bool):
+    def ref(ctx, arg, dims, keepdim, dtype):
+        d = reduced_dims(arg, dims)
+        dt = torch_dtype(dtype)
+        if dt is not None and not takes_dtype:
+            raise ValueError("A dtype other than Null is not currently supported.")
+        if dt is None and int_accumulates and not (arg.is_floating_point() or arg.is_complex()):
+            dt = torch.int64
+        if dt is not None:
+            arg = arg.to(dt)
+        if arg.ndim == 0:
+            return arg.clone()
+        return fn(arg, d, keepdim)
+    return ref
+
+
+for _name, _fn, _takes, _acc in (("sum", lambda x, d, k: torch.sum(x, d, keepdim=k), True, True),
+                                 ("prod", _prod, True, True),
+                                 ("max", lambda x, d, k: torch.amax(x, d, keepdim=k), False, False),
+                                 ("min", lambda x, d, k: torch.amin(x, d, keepdim=k), False, False)):
+    register(OpSpec(_name, "reduction", (_ARG, _DIMS_OPT, _KEEPDIM, _DTYPE),
+                    ref=_reduction(_fn, _takes, _acc), bypass=("arg",),
+                    doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims"))
+
+
+def _var(ctx, arg, dims, correction, keepdim):
+    if correction < 0:
+        raise ValueError(f"correction must be non-negative, but got {correction}")
+    return torch.var(arg, reduced_dims(arg, dims), correction=correction, keepdim=keepdim)
+
+
+_LOW_PRECISION = (torch.float16, torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def _var_mean(ctx, arg, dims, correction, keepdim):
+    if arg.dtype in _LOW_PRECISION:
+        raise TypeError(f"variance_mean is not supported for {arg.dtype}, please upcast to float")
+    if correction < 0:
+        raise ValueError(f"correction must be non-negative, but got {correction}")
+    return torch.var_mean(arg, reduced_dims(arg, dims), correction=correction, keepdim=keepdim)
+
+
+def _welford(ctx, arg, dims):
+    """(mean, sum of squared deviations, count): the count is an Index (int64) tensor shaped
+    like the mean, as nvFuser's WelfordOp produces it."""
+    d = reduced_dims(arg, dims)
+    avg = torch.mean(arg, d)
+    var_sum = torch.sum((arg - torch.mean(arg, d, keepdim=True)) ** 2, d)
+    count = 1
+    for k in d:
+        count *= arg.shape[k]
+    return avg, var_sum, torch.full(avg.shape, count, dtype=torch.int64, device=arg.device)
+
+
+register(OpSpec("var", "reduction", (
+    _ARG, _DIMS,
+    Param("correction", "int", frontends=LEGACY_ONLY),
+    Param("correction", "int", 1, frontends=DIRECT_ONLY),
+    _KEEPDIM,
+), ref=_var, bypass=("arg",), doc="torch.var(correction=); legacy has no default correction"))
+
+register(OpSpec("var_mean", "reduction", (_ARG, _DIMS, Param("correction", "int", 1), _KEEPDIM),
+                ref=_var_mean, n_outputs=2, doc="torch.var_mean -> (var, mean)"))
+
+register(OpSpec("welford", "reduction", (_ARG, Param("dims", "ints")), ref=_welford, n_outputs=3,
+                doc="-> (avg, var_sum, n)"))

@@ -1,0 +1,191 @@
+"""Shape and layout ops: broadcast_in_dim, broadcast, expand, reshape, permute, squeeze, slice,
+pad, cat, stride_order, and the size queries shape, size, at, tensor_sizes.
+
+Size lists arrive as tuples whose entries are ints or resolved Int scalars (or, in the legacy
+frontend, a whole Vector resolved to a tuple). nvFuser checks a few things that torch would let
+through, and the references raise for them so that a candidate nvFuser would reject at definition
+time is rejected here too: ``broadcast_dims`` must increase, ``squeeze`` only removes broadcast
+dims, ``cat`` needs one dtype, and ``slice`` (which checks this for constant indices; a reference
+cannot tell constants from inputs) wants ``0 <= start <= end`` and strides of 1.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from .registry import register
+from .spec import LEGACY_ONLY, OpSpec, Param
+
+_ARG = Param("arg", "tensor")
+
+
+def _ints(seq) -> list[int]:
+    return [int(v) for v in seq]
+
+
+def _broadcast_in_dim(ctx, arg, shape, broadcast_dims):
+    """Unsqueeze every output dim not in ``broadcast_dims``, then expand to ``shape``
+    (``-1`` keeps the extent)."""
+    shape, dims = _ints(shape), list(broadcast_dims)
+    if len(dims) != arg.ndim:
+        raise ValueError(f"The broadcast dimensions should match the input dimensions: "
+                         f"{arg.ndim} vs {len(dims)}")
+    if len(shape) < arg.ndim:
+        raise ValueError("The new shape is expected to be greater-then-or-equal to the input")
+    if any(a >= b for a, b in zip(dims, dims[1:])):
+        raise ValueError("Broadcast dimension is not greater than the previous value.")
+    if any(not 0 <= d < len(shape) for d in dims):
+        raise ValueError("Invalid broadcast_dims value.")
+    out = arg
+    for d in range(len(shape)):
+        if d not in dims:
+            out = out.unsqueeze(d)
+    return out.expand(shape)
+
+
+def _broadcast(ctx, arg, is_broadcast_dim):
+    flags = [bool(f) for f in is_broadcast_dim]
+    if len(flags) - sum(flags) != arg.ndim:
+        raise ValueError(f"Invalid broadcast: {sum(not f for f in flags)} non-broadcast dims "
+                         f"for a {arg.ndim}-dim input")
+    out = arg
+    for d, f in enumerate(flags):
+        if f:
+            out = out.unsqueeze(d)
+    return out
+
+
+def _expand(ctx, arg, shape):
+    return arg.expand(_ints(shape))
+
+
+def _reshape(ctx, arg, new_shape, original_shape=None):
+    return torch.reshape(arg, _ints(new_shape))
+
+
+def _permute(ctx, arg, dims):
+    return torch.permute(arg, list(dims))
+
+
+def _squeeze(ctx, arg, dims, squeeze_expanded):
+    """Remove size-1 dims; an expanded broadcast dim (stride 0) only with ``squeeze_expanded``."""
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    n = arg.ndim
+    if any(not -n <= d < n for d in dims):
+        raise IndexError(f"Squeeze dim is outside of Tensor size! Tensor Size: {n} Dims: {dims}")
+    out = arg
+    for d in sorted({d % n for d in dims}, reverse=True):
+        if out.shape[d] == 1:
+            out = out.squeeze(d)
+        elif out.stride(d) == 0 and squeeze_expanded:
+            out = out.select(d, 0)
+        elif out.stride(d) == 0:
+            raise ValueError(f"Refusing to squeeze expanded dim {d}. To force removal of this "
+                             f"axis, use squeeze_expanded=true.")
+        else:
+            raise ValueError(f"Can not squeeze non-broadcasting dimension(s): dim {d} has "
+                             f"extent {out.shape[d]}")
+    return out
+
+
+def _slice(ctx, arg, start_indices, end_indices, strides=None, manual_normalization=False):
+    start, end = _ints(start_indices), _ints(end_indices)
+    if not len(start) == len(end) == arg.ndim:
+        raise ValueError(f"Number of tensor dimensions does not match slice dimensions! "
+                         f"Tensor-dims: {arg.ndim} Slice-dims: {len(start)}/{len(end)}")
+    if strides is not None and any(int(s) != 1 for s in strides):
+        raise ValueError("nvFuser Limitation: All slice operation strides must be of const size 1.")
+    if strides is not None and len(strides) != len(start):
+        raise ValueError("Slice start_indices and strides don't match!")
+    for s, e in zip(start, end):
+        if s < 0:
+            raise ValueError(f"Slice operation start_indices must be greater than or equal to 0. "
+                             f"Start Indices: {s}")
+        if e < s:
+            raise ValueError(f"Slice operation end_indices must be greater than or equal to "
+                             f"start_indices. Start Indices: {s} End Indices: {e}")
+    if manual_normalization:
+        # taken literally: out-of-range values are the script's responsibility
+        out = arg
+        for d, (s, e) in enumerate(zip(start, end)):
+            out = out.narrow(d, s, e - s)
+        return out
+    return arg[tuple(slice(s, e) for s, e in zip(start, end))]
+
+
+def _pad(ctx, arg, pad_widths, value=None):
+    """F.pad: width pairs start from the last dim; no value means 0 (False for Bool)."""
+    widths = _ints(pad_widths)
+    if len(widths) % 2 or len(widths) > 2 * arg.ndim:
+        raise ValueError(f"Invalid number of padding widths: {len(widths)}")
+    if value is None:
+        value = False if arg.dtype == torch.bool else 0
+    return F.pad(arg, widths, mode="constant", value=value)
+
+
+def _cat(ctx, tensors, dim=0, manual_padding=False):
+    if not tensors:
+        raise ValueError("No input tensor given")
+    if len({t.dtype for t in tensors}) > 1:
+        raise TypeError(f"Can't concatenate tensors with different data types: "
+                        f"{[str(t.dtype) for t in tensors]}")
+    return torch.cat(list(tensors), dim)
+
+
+def _stride_order(ctx, arg, stride_order):
+    """The same values, allocated so that dim i has stride rank ``stride_order[i]``
+    (``ndim - 1`` outermost); an empty order is a plain copy."""
+    from ..program.interpret import _with_stride_order  # the interpreter owns the layout rule
+    order = list(stride_order)
+    if not order:
+        return arg.clone()
+    if len(order) != arg.ndim:
+        raise ValueError("Operator stride_order expects `stride_order` argument to have the "
+                         "same length as input!")
+    return _with_stride_order(arg, order)
+
+
+def _shape(ctx, arg):
+    return tuple(int(d) for d in arg.shape)
+
+
+def _size(ctx, arg, dim):
+    return int(arg.shape[dim])
+
+
+def _at(ctx, arg, index):
+    return arg[index]
+
+
+def _op(name, params, ref, doc, bypass=("arg",), **kw):
+    register(OpSpec(name, "shape", params, ref=ref, bypass=bypass, doc=doc, **kw))
+
+
+_op("broadcast_in_dim", (_ARG, Param("shape", "shape", aliases=("output_shape",)),
+                         Param("broadcast_dims", "ints")),
+    _broadcast_in_dim, "jax's broadcast_in_dim: unsqueeze the dims not listed, then expand")
+_op("broadcast", (_ARG, Param("is_broadcast_dim", "any")), _broadcast,
+    "unsqueeze the output dims flagged True")
+_op("expand", (_ARG, Param("shape", "shape")), _expand, "Tensor.expand; -1 keeps the extent")
+_op("reshape", (_ARG, Param("new_shape", "shape"),
+                Param("original_shape", "shape", None, frontends=LEGACY_ONLY, keyword_only=True)),
+    _reshape, "torch.reshape; before 0.0.22 scripts also passed original_shape= (ignored)")
+_op("permute", (_ARG, Param("dims", "ints")), _permute, "torch.permute (dims lists old dims in new order)")
+_op("squeeze", (_ARG, Param("dims", "ints"), Param("squeeze_expanded", "bool", False)), _squeeze,
+    "torch.squeeze of broadcast dims only")
+_op("slice", (_ARG, Param("start_indices", "shape"), Param("end_indices", "shape"),
+              Param("strides", "shape", None), Param("manual_normalization", "bool", False)),
+    _slice, "x[start:end] per dim")
+_op("pad", (_ARG, Param("pad_widths", "shape"), Param("value", "scalar", None)), _pad,
+    "F.pad(constant); pairs start from the last dim")
+_op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0), Param("manual_padding", "bool", False)),
+    _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=())
+_op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
+    "a copy with the given allocation order")
+_op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=())
+_op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=())
+_op("at", (Param("arg", "shape"), Param("index", "int")), _at, "vector[index]", bypass=(),
+    frontends=LEGACY_ONLY)
+_op("tensor_sizes", (_ARG,), _shape,
+    "one Int scalar per dim (a variable number of results: n_outputs=-1)",
+    bypass=(), frontends=LEGACY_ONLY, n_outputs=-1)

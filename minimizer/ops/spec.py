@@ -1,0 +1,221 @@
+"""What the catalog knows about one ``fd`` call, and how call arguments bind to it.
+
+The parser, fmin's own ``FusionDefinition`` (reference and inductor backends), the passes and the
+fuzzer all bind arguments through ``bind`` here, so a call means the same thing to each of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..program.model import DIRECT, LEGACY, DType, Ref
+
+BOTH = frozenset({LEGACY, DIRECT})
+LEGACY_ONLY = frozenset({LEGACY})
+DIRECT_ONLY = frozenset({DIRECT})
+
+
+# keyword spellings of 2022-2023 legacy scripts, renamed since; never valid in nvfuser_direct
+ERA_SPELLINGS = frozenset({"axes", "symbolic_sizes", "output_shape", "original_shape"})
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+# Parameter kinds. They drive the binder's type checks (what nvFuser would reject with a
+# TypeError), the static checks, and the fuzzer's generators.
+KINDS = frozenset({
+    "tensor",        # a Tensor value
+    "scalar",        # a Scalar value, or (direct frontend) a Python number
+    "operand",       # tensor or scalar
+    "tensors",       # list of tensors
+    "int", "bool", "float", "number",  # Python literals (or Scalar values where nvFuser accepts them)
+    "ints",          # list of ints
+    "shape",         # list of ints and/or Scalars, or a legacy Vector
+    "contiguity",    # list of True/False/None, or a bool
+    "dtype",         # DataType.X
+    "any",
+})
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str
+    default: Any = REQUIRED
+    aliases: tuple[str, ...] = ()        # era spellings accepted on input (``axes`` for ``dims``)
+    frontends: frozenset = BOTH          # a parameter that exists in one frontend only
+    keyword_only: bool = False
+
+    def __post_init__(self):
+        assert self.kind in KINDS, self.kind
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One ``fd.ops`` op (or ``fd.define_*``/``add_output``).
+
+    ``ref(ctx, **args)`` is the torch reference: it receives every parameter (defaults filled in),
+    with fusion values resolved (tensors as ``torch.Tensor``, scalars as Python numbers, vectors
+    as tuples of ints, ``DataType.X`` as the string ``"X"``), and returns a tensor, a Python
+    number, or a tuple of them when ``n_outputs > 1``. It must also work on ``meta`` tensors,
+    which is how shapes and dtypes are inferred without computing anything.
+
+    ``n_outputs`` is -1 for an op with one result per dim of its argument (``tensor_sizes``).
+    ``bypass`` names the parameters whose value may stand in for the result when it has the
+    result's shape and dtype (the reducer's "bypass an op" pass). ``elementwise`` ops take part
+    in nvFuser's broadcast check (extents of non-broadcast dims must agree).
+    """
+    name: str
+    family: str
+    params: tuple[Param, ...]
+    ref: Callable[..., Any] | None = None
+    n_outputs: int = 1
+    frontends: frozenset = BOTH
+    nondeterministic: bool = False
+    elementwise: bool = False
+    bypass: tuple[str, ...] = ()
+    doc: str = ""
+    tags: frozenset = field(default_factory=frozenset)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def params_for(self, frontend: str) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if frontend in p.frontends)
+
+    def canonical_name(self, kw: str, frontend: str) -> tuple[str, bool] | None:
+        """(canonical param name, whether an era alias was used) for a keyword, or None.
+        Era spellings (``axes``...) exist only in the legacy frontend's history."""
+        for p in self.params_for(frontend):
+            if kw == p.name:
+                return p.name, False
+            if kw in p.aliases and (frontend == LEGACY or kw not in ERA_SPELLINGS):
+                return p.name, True
+        return None
+
+
+class BindError(Exception):
+    """Arguments that do not fit the op: nvFuser's ``TypeError: incompatible function arguments``."""
+
+    def __init__(self, message: str, arg_index: int | None = None, keyword: str | None = None):
+        super().__init__(message)
+        self.arg_index = arg_index
+        self.keyword = keyword
+
+
+@dataclass(frozen=True)
+class Bound:
+    args: tuple[tuple[str, Any], ...]   # (canonical name, value) in the order written
+    npos: int
+    aliases_used: frozenset[str]        # era spellings seen (``axes``)
+
+
+def bind(spec: OpSpec, args: tuple, kwargs: tuple[tuple[str, Any], ...], frontend: str) -> Bound:
+    """Bind positional and keyword arguments to ``spec``'s parameters for ``frontend``.
+
+    Values are not type-checked here beyond what can be told from the model alone (see
+    ``check_value``); the interpreter checks the rest when it knows what each name holds.
+    """
+    if frontend not in spec.frontends:
+        other = "nvfuser_direct" if frontend == LEGACY else "the legacy nvfuser frontend"
+        raise BindError(f"fd.ops.{spec.name} exists only in {other}" if spec.family != "define"
+                        else f"fd.{spec.name} is not available in this frontend")
+    params = spec.params_for(frontend)
+    positional = [p for p in params if not p.keyword_only]
+    if len(args) > len(positional):
+        raise BindError(f"{_call(spec)} takes at most {len(positional)} positional arguments "
+                        f"({len(args)} given)", arg_index=len(positional))
+    out: list[tuple[str, Any]] = []
+    seen: set[str] = set()
+    for i, (p, v) in enumerate(zip(positional, args)):
+        check_value(spec, p, v, arg_index=i)
+        out.append((p.name, v))
+        seen.add(p.name)
+    aliases: set[str] = set()
+    for kw, v in kwargs:
+        hit = spec.canonical_name(kw, frontend)
+        if hit is None:
+            names = ", ".join(p.name for p in params)
+            raise BindError(f"{_call(spec)} got an unexpected keyword argument '{kw}' "
+                            f"(expected one of: {names})", keyword=kw)
+        name, alias = hit
+        if alias:
+            aliases.add(kw)
+        if name in seen:
+            raise BindError(f"{_call(spec)} got multiple values for argument '{name}'", keyword=kw)
+        check_value(spec, spec.param(name), v, keyword=kw)
+        out.append((name, v))
+        seen.add(name)
+    missing = [p.name for p in params if p.required and p.name not in seen]
+    if missing:
+        raise BindError(f"{_call(spec)} missing required argument '{missing[0]}'")
+    return Bound(tuple(out), len(args), frozenset(aliases))
+
+
+def _call(spec: OpSpec) -> str:
+    return f"fd.{spec.name}()" if spec.family == "define" else f"fd.ops.{spec.name}()"
+
+
+_NUM = (bool, int, float, complex)
+
+
+def check_value(spec: OpSpec, p: Param, v: Any, arg_index: int | None = None,
+                keyword: str | None = None) -> None:
+    """Reject values of the wrong syntactic kind (a list where a tensor is expected, a string
+    where a dtype is expected). Whether a Ref names a tensor or a scalar is checked later."""
+    def bad(what: str):
+        raise BindError(f"{_call(spec)} argument '{p.name}' expects {what}, got {_show(v)}",
+                        arg_index=arg_index, keyword=keyword)
+
+    k = p.kind
+    if v is None and (not p.required and p.default is None or k in ("any", "operand", "scalar", "number")):
+        return
+    if k == "tensor" and not isinstance(v, Ref):
+        bad("a tensor")
+    elif k in ("scalar", "operand") and not isinstance(v, (Ref,) + _NUM):
+        bad("a tensor or scalar" if k == "operand" else "a scalar")
+    elif k == "tensors" and not (isinstance(v, tuple) and all(isinstance(x, Ref) for x in v)):
+        bad("a list of tensors")
+    elif k == "dtype" and not isinstance(v, DType):
+        bad("a DataType")
+    elif k == "ints" and not (isinstance(v, int) and not isinstance(v, bool)
+                              or isinstance(v, tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        bad("a list of ints")
+    elif k == "shape" and not (isinstance(v, Ref) or isinstance(v, tuple) and all(
+            isinstance(x, Ref) or isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        bad("a list of ints or scalars")
+    elif k == "contiguity" and not (isinstance(v, bool) or isinstance(v, tuple) and all(
+            x is None or isinstance(x, bool) for x in v)):
+        bad("a list of True/False/None")
+    elif k == "int" and not (isinstance(v, (int, Ref)) and not isinstance(v, bool)):
+        bad("an int")
+    elif k == "bool" and not isinstance(v, (bool, int, Ref)):
+        bad("a bool")
+    elif k in ("float", "number") and not isinstance(v, _NUM + (Ref,)):
+        bad("a number")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, tuple):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return repr(v)
+
+
+@dataclass
+class Ctx:
+    """What a reference implementation may need beyond its arguments."""
+    device: Any = "cpu"            # where creation ops put their results
+    generator: Any = None          # torch.Generator for random ops (None on meta)
+    frontend: str = DIRECT

@@ -1,0 +1,266 @@
+"""Persistent worker processes that run scripts with a timeout each, surviving crashes and hangs.
+
+A worker is started once (imports torch and its backend: the slow part) and then serves requests.
+A request that kills the worker (segfault, abort, ``os._exit``) comes back as ``crash``; one that
+runs past its timeout as ``timeout``; in both cases the worker is killed (its whole process group)
+and a fresh one is started for the next request. Nothing of a script runs in the fmin process.
+
+The timeout adapts: once a few runs have been measured it becomes ``max(floor, factor × the
+slowest run seen)``, capped by the configured maximum, so a hang is noticed quickly without
+cutting off a legitimately slow compile.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from .outcome import Outcome
+
+
+@dataclass
+class Request:
+    script: str
+    path: str = "<script>"
+    seed: int = 0
+    want_values: bool = False
+    options: dict = field(default_factory=dict)
+    timeout: float | None = None
+
+
+class Worker:
+    """One worker process for one (backend, device)."""
+
+    def __init__(self, backend: str, device: str, env: dict | None = None, start_timeout: float = 600.0,
+                 workdir: str | None = None):
+        self.backend, self.device = backend, device
+        self.env = env
+        self.start_timeout = start_timeout
+        self.workdir = workdir or tempfile.mkdtemp(prefix="fmin-worker-")
+        self.proc: subprocess.Popen | None = None
+        self.resp = None
+        self.environment: dict = {}
+        self.served = 0
+        self._n = 0
+        self._eof = False
+
+    def start(self) -> None:
+        r, w = os.pipe()
+        env = dict(os.environ)
+        env.update(self.env or {})
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        log = open(os.path.join(self.workdir, "worker.log"), "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "minimizer.oracle.worker", str(w), self.backend, self.device],
+            stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(w,), env=env,
+            start_new_session=True, text=True)
+        log.close()
+        os.close(w)
+        self.resp = os.fdopen(r, "r")
+        line = self._readline(self.start_timeout)
+        if line is None:
+            tail = self._tail(os.path.join(self.workdir, "worker.log"))
+            self.kill()
+            raise RuntimeError(f"the {self.backend} worker did not start:\n{tail}")
+        self.environment = json.loads(line).get("environment", {})
+
+    def _readline(self, timeout: float) -> str | None:
+        deadline = time.monotonic() + timeout
+        buf = ""
+        fd = self.resp.fileno()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                self._eof = True
+                return None  # EOF: the worker died
+            buf += chunk.decode()
+            if buf.endswith("\n"):
+                return buf
+
+    def run(self, req: Request, timeout: float) -> Outcome:
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        self._n += 1
+        capture = os.path.join(self.workdir, f"req{self._n % 4}.log")
+        values = os.path.join(self.workdir, f"values{self._n}.pt") if req.want_values else None
+        msg = {"id": self._n, "script": req.script, "path": req.path, "device": self.device,
+               "seed": req.seed, "capture": capture, "values": values, "options": req.options}
+        t0 = time.perf_counter()
+        try:
+            self.proc.stdin.write(json.dumps(msg) + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass
+        self._eof = False
+        line = self._readline(timeout)
+        elapsed = time.perf_counter() - t0
+        if line is None:
+            alive = not self._eof
+            if self._eof:
+                try:
+                    self.proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    pass
+            code = self.proc.returncode
+            self.kill()
+            log = self._tail(capture)
+            if alive:
+                return Outcome("timeout", self.backend, signature="timeout",
+                               message=f"no answer within {timeout:.0f} s; the worker was killed",
+                               seconds=elapsed, environment=self.environment, log=log)
+            sig = _signal_name(code)
+            return Outcome("crash", self.backend, signature=f"crash: {sig}",
+                           message=f"the worker died ({sig}) while running the script", error_kind="crash",
+                           seconds=elapsed, environment=self.environment, log=log)
+        self.served += 1
+        d = json.loads(line)
+        out = Outcome.from_json(d)
+        out.backend = self.backend
+        out.log = self._tail(capture)
+        return out
+
+    def kill(self) -> int | None:
+        code = None
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                code = self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+            for f in (self.proc.stdin, self.resp):
+                try:
+                    f and f.close()
+                except OSError:
+                    pass
+        self.proc = None
+        self.resp = None
+        return code
+
+    def close(self) -> None:
+        self._shutdown()
+        import shutil
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _shutdown(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(json.dumps({"op": "exit"}) + "\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired, ValueError):
+                pass
+        self.kill()
+
+    @staticmethod
+    def _tail(path: str, n: int = 8000) -> str:
+        try:
+            with open(path, "rb") as f:
+                f.seek(0, 2)
+                size = f.tell()
+                f.seek(max(0, size - n))
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None:
+        return "unknown exit"
+    if code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
+
+
+class Pool:
+    """``jobs`` workers of one backend; ``run_many`` spreads requests over them."""
+
+    def __init__(self, backend: str = "reference", device: str = "cpu", jobs: int = 1,
+                 timeout: float = 300.0, min_timeout: float = 30.0, timeout_factor: float = 10.0,
+                 env: dict | None = None):
+        self.backend, self.device = backend, device
+        self.max_timeout, self.min_timeout, self.factor = timeout, min_timeout, timeout_factor
+        if backend == "nvfuser":
+            from ..backends.nvfuser import worker_env
+            env = {**worker_env(), **(env or {})}
+        self.workers = [Worker(backend, device, env) for _ in range(max(1, jobs))]
+        self._free = list(self.workers)
+        self._lock = threading.Condition()
+        self._slowest = 0.0
+        self._measured = 0
+
+    def timeout_for(self, req: Request) -> float:
+        if req.timeout is not None:
+            return req.timeout
+        if self._measured < 3:
+            return self.max_timeout
+        return min(self.max_timeout, max(self.min_timeout, self.factor * self._slowest))
+
+    def run(self, req: Request) -> Outcome:
+        with self._lock:
+            while not self._free:
+                self._lock.wait()
+            w = self._free.pop()
+        try:
+            out = w.run(req, self.timeout_for(req))
+            if out.status in ("ok", "error"):
+                self._slowest = max(self._slowest, out.seconds)
+                self._measured += 1
+            return out
+        finally:
+            with self._lock:
+                self._free.append(w)
+                self._lock.notify()
+
+    def run_many(self, reqs: list[Request]):
+        """Outcomes in request order."""
+        with ThreadPoolExecutor(max_workers=len(self.workers)) as ex:
+            return list(ex.map(self.run, reqs))
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def run_script(path_or_text: str, *, backend: str = "reference", device: str = "cpu", seed: int = 0,
+               want_values: bool = False, timeout: float = 300.0, path: str | None = None) -> Outcome:
+    """Run one script in a fresh worker (convenience for tests and one-off checks)."""
+    if path is None and os.path.exists(path_or_text):
+        path = path_or_text
+        with open(path_or_text, encoding="utf-8") as f:
+            text = f.read()
+    else:
+        text = path_or_text
+    with Pool(backend, device, jobs=1, timeout=timeout) as pool:
+        out = pool.run(Request(text, path or "<script>", seed, want_values, timeout=timeout))
+        if want_values and out.values_path:
+            out.load_values()
+        return out

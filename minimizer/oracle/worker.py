@@ -1,0 +1,75 @@
+"""The worker process: runs repro scripts, one request at a time, and never anything in fmin.
+
+Started by ``pool.Worker`` as ``python -m minimizer.oracle.worker RESP_FD``. Requests arrive as
+JSON lines on stdin; each answer is one JSON line on the file descriptor RESP_FD, so that the
+script (and nvFuser's C++ side, which writes dumps to file descriptor 1) can print whatever it
+likes: file descriptors 1 and 2 are pointed at a per-request capture file while a script runs.
+Heavy imports (torch, the backend) happen once, at start.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+
+
+def main(argv: list[str]) -> int:
+    resp = os.fdopen(int(argv[1]), "w", buffering=1)
+    backend_name = argv[2] if len(argv) > 2 else "reference"
+    device = argv[3] if len(argv) > 3 else "cpu"
+    import torch  # noqa: F401  (warm-up: the first import is the slow part)
+    from .. import backends
+    backend = backends.get(backend_name)
+    env_info = backend.warm(device)
+    resp.write(json.dumps({"ready": True, "environment": env_info}) + "\n")
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        req = json.loads(line)
+        if req.get("op") == "exit":
+            break
+        result = _serve(backend, req, env_info)
+        resp.write(json.dumps(result) + "\n")
+        if result.get("poisoned"):
+            return 3  # a sticky CUDA error: let the pool start a fresh process
+    return 0
+
+
+def _serve(backend, req: dict, env_info: dict) -> dict:
+    capture = req.get("capture") or os.devnull
+    saved = os.dup(1), os.dup(2)
+    sys.stdout.flush(), sys.stderr.flush()
+    fd = os.open(capture, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1), os.dup2(fd, 2)
+    os.close(fd)
+    t0 = time.perf_counter()
+    try:
+        result = backend.run_script(req["script"], req.get("path", "<script>"), device=req.get("device", "cpu"),
+                                    seed=int(req.get("seed", 0)), values_path=req.get("values"),
+                                    options=req.get("options") or {})
+    except BaseException as e:  # a bug of fmin's own: report it, keep serving
+        result = {"status": "error", "error_kind": "fmin-internal",
+                  "signature": f"fmin-internal: {type(e).__name__}",
+                  "message": "".join(traceback.format_exception(e))[-4000:]}
+    finally:
+        sys.stdout.flush(), sys.stderr.flush()
+        os.dup2(saved[0], 1), os.dup2(saved[1], 2)
+        os.close(saved[0]), os.close(saved[1])
+    result["seconds"] = time.perf_counter() - t0
+    analyze = getattr(backend, "analyze_log", None)
+    if analyze is not None and capture != os.devnull:
+        try:
+            with open(capture, errors="replace") as f:
+                analyze(result, f.read())
+        except OSError:
+            pass
+    result["id"] = req.get("id")
+    result.setdefault("environment", {}).update(env_info)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,424 @@
+"""The reference semantics of a fusion body: run its statements with the catalog's torch
+references, checking what nvFuser checks.
+
+Two callers share this one interpreter:
+* fmin's own ``FusionDefinition`` (reference and inductor backends) runs it on real tensors in a
+  worker process;
+* the reducer and the fuzzer run it on ``meta`` tensors in the fmin process (no data, no script
+  code: only statements from the model) to learn every value's shape, dtype and strides, and to
+  reject an ill-formed candidate before any backend sees it.
+
+Errors are ``FusionError`` with nvFuser-like messages and a ``kind``: ``definition`` (what
+nvFuser rejects while the fusion is defined), ``input`` (inputs that do not match their
+``define_tensor``: user errors, never bugs) and ``runtime`` (a reference implementation failed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import torch
+
+from .. import dtypes
+from ..ops import CATALOG, Ctx
+from .model import LEGACY, DType, Ref, Stmt, is_input_decl
+
+
+class FusionError(Exception):
+    def __init__(self, message: str, kind: str = "definition", stmt_index: int | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.stmt_index = stmt_index
+
+
+@dataclass
+class TensorFacts:
+    """What nvFuser knows about a tensor beyond its value: which dims are broadcast."""
+    bcast: tuple[bool, ...]
+
+
+@dataclass
+class Result:
+    outputs: list[Any]                       # fusion outputs (aliased ones excluded), in order
+    env: dict[str, Any] = field(default_factory=dict)        # name -> value, as last bound
+    facts: dict[str, TensorFacts] = field(default_factory=dict)
+    values: list[dict[str, Any]] = field(default_factory=list)  # per statement: outs -> value
+    # statement index -> {param: [dims]}: broadcast dims whose extent had to be narrowed to 1
+    narrowed: dict[int, dict[str, list[int]]] = field(default_factory=dict)
+
+
+def _kind_of(v: Any) -> str:
+    if isinstance(v, torch.Tensor):
+        return "tensor"
+    if isinstance(v, tuple):
+        return "vector"
+    return "scalar"
+
+
+def input_count(stmts: Sequence[Stmt]) -> int:
+    n = 0
+    for s in stmts:
+        if s.call == "define_vector" and isinstance(s.arg("values"), int):
+            n += s.arg("values")
+        elif is_input_decl(s):
+            n += 1
+    return n
+
+
+def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
+        ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False) -> Result:
+    """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order)."""
+    ctx = ctx or Ctx(frontend=frontend)
+    env: dict[str, Any] = {}
+    facts: dict[str, TensorFacts] = {}
+    outputs: list[Any] = []
+    aliases: list[tuple[torch.Tensor, torch.Tensor]] = []
+    per_stmt: list[dict[str, Any]] = []
+    narrowed: dict[int, dict[str, list[int]]] = {}
+    it = iter(enumerate(inputs))
+    n_expected = input_count(stmts)
+    if check_inputs and len(inputs) != n_expected:
+        raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
+
+    def next_input(i_stmt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input", i_stmt)
+
+    def resolve(v, i_stmt):
+        if isinstance(v, Ref):
+            if v.name not in env:
+                raise FusionError(f"name '{v.name}' is used before it is defined", "definition", i_stmt)
+            return env[v.name]
+        if isinstance(v, DType):
+            return v.name
+        if isinstance(v, tuple):
+            return tuple(resolve(x, i_stmt) for x in v)
+        return v
+
+    for i, s in enumerate(stmts):
+        spec = CATALOG.get(s.call)
+        if spec is None:
+            raise FusionError(f"unknown call fd.{s.call}", "definition", i)
+        try:
+            if s.call == "define_tensor":
+                k, t = next_input(i)
+                if check_inputs:
+                    check_tensor_input(s, k, t)
+                env[s.outs[0]] = t
+                facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
+                out_vals = {s.outs[0]: t}
+            elif s.call in ("define_scalar", "define_constant"):
+                value = s.arg("value")
+                if value is None:
+                    k, value = next_input(i)
+                    if check_inputs:
+                        check_scalar_input(s, k, value)
+                    if isinstance(value, torch.Tensor):
+                        value = value.item()
+                elif isinstance(value, Ref):
+                    value = resolve(value, i)
+                value = _cast_scalar(value, s.arg("dtype"))
+                env[s.outs[0]] = value
+                out_vals = {s.outs[0]: value}
+            elif s.call == "define_vector":
+                vals = s.arg("values")
+                if isinstance(vals, int):
+                    vals = tuple(next_input(i)[1] for _ in range(vals))
+                else:
+                    vals = resolve(vals, i)
+                env[s.outs[0]] = tuple(int(v) for v in vals)
+                out_vals = {s.outs[0]: env[s.outs[0]]}
+            elif s.call == "add_output":
+                val = resolve(s.arg("output"), i)
+                alias = s.arg("alias_input")
+                if alias is not None:
+                    aliases.append((resolve(alias, i), val))
+                else:
+                    order = s.arg("stride_order")
+                    if order is not None and isinstance(val, torch.Tensor):
+                        val = _with_stride_order(val, order)
+                    outputs.append(val)
+                out_vals = {}
+            else:
+                out_vals = _run_op(spec, s, i, resolve, ctx, env, facts, narrowed)
+        except FusionError:
+            raise
+        except (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError) as e:
+            raise FusionError(f"fd.{s.call}: {type(e).__name__}: {_first_line(e)}", "runtime", i) from e
+        if keep_values:
+            per_stmt.append(out_vals)
+    # In-place aliased outputs are written once the whole fusion has been computed.
+    for dst, src in aliases:
+        if dst.device.type != "meta":
+            dst.copy_(src)
+    return Result(outputs, env, facts, per_stmt, narrowed)
+
+
+def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> dict[str, Any]:
+    kw = {}
+    given = dict(s.args)
+    for p in spec.params_for(ctx.frontend):
+        if p.name in given:
+            kw[p.name] = resolve(given[p.name], i)
+        elif not p.required:
+            kw[p.name] = p.default
+        else:
+            raise FusionError(f"fd.ops.{spec.name}() missing required argument '{p.name}'", "definition", i)
+    for p in spec.params_for(ctx.frontend):
+        v = kw.get(p.name)
+        if p.kind == "tensor" and p.required and not isinstance(v, torch.Tensor):
+            raise FusionError(f"fd.ops.{spec.name}() argument '{p.name}' expects a tensor, "
+                              f"got a {_kind_of(v)}", "definition", i)
+        if ctx.frontend == LEGACY and p.kind in ("operand", "scalar") and p.name in given \
+                and not isinstance(given[p.name], Ref) and given[p.name] is not None:
+            raise FusionError(f"fd.ops.{spec.name}(): the legacy frontend takes no Python number "
+                              f"for '{p.name}'; define it with fd.define_scalar", "definition", i)
+    bcast = None
+    if spec.elementwise:
+        bcast, cut = _check_broadcast(spec, s, i, kw, given, facts)
+        if cut:
+            narrowed[i] = cut
+            for name, dims in cut.items():
+                for d in dims:
+                    kw[name] = kw[name].narrow(d, 0, 1)
+    result = spec.ref(ctx, **kw)
+    results = tuple(result) if spec.n_outputs != 1 else (result,)
+    if spec.n_outputs > 1 and len(results) != spec.n_outputs:
+        raise FusionError(f"fd.ops.{spec.name} produced {len(results)} values, expected {spec.n_outputs}",
+                          "runtime", i)
+    if s.outs and len(s.outs) != len(results):
+        raise FusionError(f"fd.ops.{spec.name} returns {len(results)} value(s), "
+                          f"but {len(s.outs)} name(s) are assigned", "definition", i)
+    out_vals = {}
+    for name, val in zip(s.outs, results):
+        if name is None:
+            continue
+        env[name] = val
+        out_vals[name] = val
+        if isinstance(val, torch.Tensor):
+            if spec.elementwise and bcast is not None and len(bcast) == val.ndim:
+                flags = bcast
+            else:
+                flags = _propagate_bcast(spec.name, kw, given, facts, val)
+            facts[name] = TensorFacts(flags)
+    return out_vals
+
+
+def _in_flags(kw, given, facts, param="arg"):
+    g = given.get(param)
+    t = kw.get(param)
+    f = facts.get(g.name) if isinstance(g, Ref) else None
+    if f is None or not isinstance(t, torch.Tensor) or len(f.bcast) != t.ndim:
+        return None
+    return f.bcast
+
+
+def _propagate_bcast(op: str, kw, given, facts, out: torch.Tensor) -> tuple[bool, ...]:
+    """Which output dims are broadcasts in nvFuser's IR, for ops that make or move broadcast
+    dims. Anything else: a dim is a broadcast iff its extent is 1 (close enough for the check)."""
+    default = tuple(d == 1 for d in out.shape)
+    src = _in_flags(kw, given, facts)
+    try:
+        if op == "broadcast_in_dim":
+            bdims = list(kw["broadcast_dims"])
+            flags = [True] * out.ndim
+            for k, d in enumerate(bdims):
+                flags[d] = src[k] if src is not None else (kw["arg"].shape[k] == 1)
+            return tuple(flags)
+        if op == "broadcast":
+            isb = list(kw["is_broadcast_dim"])
+            it = iter(src if src is not None else [d == 1 for d in kw["arg"].shape])
+            return tuple(True if b else next(it) for b in isb)
+        if op in ("expand", "cast", "set", "segment_set", "stride_order") and src is not None:
+            return src
+        if op == "permute" and src is not None:
+            return tuple(src[d] for d in kw["dims"])
+    except (KeyError, IndexError, StopIteration, TypeError):
+        return default
+    return default if len(default) == out.ndim else tuple(False for _ in range(out.ndim))
+
+
+def _check_broadcast(spec, s, i, kw, given, facts):
+    """nvFuser broadcasts only dims that are broadcast in its IR (declared extent 1, expanded, or
+    made by broadcast ops); a symbolic dim whose runtime extent happens to be 1 does not stretch
+    to match another operand, unlike torch. Conversely a broadcast dim stays a broadcast whatever
+    extent it was expanded to, so it stretches to the other operands' extent.
+
+    Returns the output's broadcast flags and, per operand, the broadcast dims whose extent differs
+    from the result's and must be narrowed to 1 for torch to compute what nvFuser computes."""
+    operands = []
+    for name, v in kw.items():
+        if isinstance(v, torch.Tensor):
+            g = given.get(name)
+            f = facts.get(g.name) if isinstance(g, Ref) else None
+            b = f.bcast if f is not None and len(f.bcast) == v.ndim else tuple(d == 1 for d in v.shape)
+            operands.append((name, v, b))
+    if not operands:
+        return None, {}
+    rank = max(v.ndim for _, v, _ in operands)
+    out_b, extent_of = [], []
+    for d in range(rank):
+        extents = set()
+        all_b = True
+        for _, v, b in operands:
+            k = d - (rank - v.ndim)
+            if k < 0:
+                continue
+            if not b[k]:
+                all_b = False
+                extents.add(v.shape[k])
+        if len(extents) > 1:
+            raise FusionError(f"fd.ops.{spec.name}: extents {sorted(extents)} of dim {d} do not match and "
+                              f"none of these dims is a broadcast", "definition", i)
+        out_b.append(all_b)
+        extent_of.append(next(iter(extents)) if extents else None)
+    cut: dict[str, list[int]] = {}
+    for name, v, b in operands:
+        for k in range(v.ndim):
+            d = k + rank - v.ndim
+            if b[k] and extent_of[d] is not None and v.shape[k] not in (1, extent_of[d]):
+                cut.setdefault(name, []).append(k)
+    return tuple(out_b), cut
+
+
+def _first_line(e: Exception) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else ""
+
+
+def _cast_scalar(value, dtype: DType | None):
+    if dtype is None or isinstance(value, torch.Tensor) or value is None:
+        return value
+    name = dtype.name
+    if name == "Bool":
+        return bool(value)
+    if name in dtypes.INTEGRAL:
+        return int(value)
+    if name in dtypes.FLOATING:
+        return float(value)
+    if name in dtypes.COMPLEX:
+        return complex(value)
+    return value
+
+
+def _with_stride_order(t: torch.Tensor, order) -> torch.Tensor:
+    """A copy of ``t`` laid out so that logical dim i has stride rank order[i]."""
+    n = t.ndim
+    perm = sorted(range(n), key=lambda d: -order[d])  # outermost first
+    inv = [perm.index(d) for d in range(n)]
+    return t.permute(perm).contiguous().permute(inv)
+
+
+# ---- input validation, the way nvFuser's executor checks arguments ----
+def declared_shape(s: Stmt) -> tuple[int, ...] | None:
+    shape = s.arg("shape")
+    if shape is None and s.arg("sizes") is not None:
+        sizes = s.arg("sizes")
+        static = bool(s.arg("static_sizes", False))
+        return tuple(d if (static or d == 1) else -1 for d in sizes)
+    return tuple(shape) if isinstance(shape, tuple) else None
+
+
+def declared_contiguity(s: Stmt, rank: int):
+    """Contiguity flags in allocation order, a None for broadcast dims."""
+    c = s.arg("contiguity")
+    shape = declared_shape(s) or ()
+    old = s.arg("contiguous")
+    if isinstance(old, tuple) and len(old) == len(shape):
+        # 2022-2023 ``contiguous``: per logical dim, a flag even at broadcast dims
+        alloc = _alloc_dims(s.arg("stride_order") or (), rank)
+        return tuple(None if shape[d] == 1 else old[d] for d in alloc)
+    if c is None and isinstance(old, bool):
+        c = old
+    if s.arg("sizes") is not None and c is None:
+        return None  # derived from strides: checked separately
+    if c is None:
+        c = False
+    if isinstance(c, bool):
+        order = s.arg("stride_order") or ()
+        alloc = _alloc_dims(order, rank)
+        return tuple(None if shape[d] == 1 else c for d in alloc)
+    return tuple(c)
+
+
+def _alloc_dims(order, rank) -> list[int]:
+    """Logical dims from outermost to innermost allocation position."""
+    if not order:
+        return list(range(rank))
+    return sorted(range(rank), key=lambda d: -order[d])
+
+
+def _declared_bcast(s: Stmt, t) -> tuple[bool, ...]:
+    """Broadcast dims of an input: declared extent 1, or an expanded dim (contiguity None)."""
+    shape = declared_shape(s)
+    if shape is None:
+        strides = t.stride() if isinstance(t, torch.Tensor) else ()
+        return tuple(st == 0 for st in strides)
+    flags = [d == 1 for d in shape]
+    c = s.arg("contiguity")
+    if isinstance(c, tuple) and len(c) == len(shape):
+        alloc = _alloc_dims(s.arg("stride_order") or (), len(shape))
+        for pos, flag in enumerate(c):
+            if flag is None:
+                flags[alloc[pos]] = True
+    return tuple(flags)
+
+
+def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
+    name = s.outs[0]
+    if not isinstance(t, torch.Tensor):
+        raise FusionError(f"Expected input {k}, {name}, to be an at::Tensor but got scalar {t!r}", "input")
+    shape = declared_shape(s)
+    dtype = s.arg("dtype")
+    want = dtypes.to_torch(dtype.name) if isinstance(dtype, DType) else torch.float32
+    if t.dtype != want:
+        raise FusionError(f"Expected input {k}, {name}, to be bound to a tensor of dtype "
+                          f"{dtypes.from_torch(want)}, but got a tensor of dtype {dtypes.from_torch(t.dtype)}", "input")
+    if shape is None:
+        return
+    if len(shape) != t.ndim:
+        raise FusionError(f"Expected input {k}, {name}, to be a {len(shape)}-dim tensor, "
+                          f"but got {t.ndim} dims {tuple(t.shape)}", "input")
+    for d, (want_d, got) in enumerate(zip(shape, t.shape)):
+        if want_d >= 0 and want_d != got and not (want_d == 1 and False):
+            raise FusionError(f"Expected input {k}, {name}, dim {d} to have static extent {want_d}, "
+                              f"but got {got}", "input")
+    is_cpu = bool(s.arg("is_cpu", False))
+    if is_cpu and t.device.type not in ("cpu", "meta"):
+        raise FusionError(f"Expected input {k}, {name}, to be a CPU scalar tensor", "input")
+    if is_cpu and t.ndim != 0:
+        raise FusionError(f"Expected input {k}, {name}: only 0-dim tensors can be CPU tensors", "input")
+    if s.arg("sizes") is not None:
+        return
+    contig = declared_contiguity(s, t.ndim)
+    if contig is None:
+        return
+    if len(contig) != t.ndim:
+        raise FusionError(f"{name}: contiguity has {len(contig)} entries for a {t.ndim}-dim tensor", "definition")
+    alloc = _alloc_dims(s.arg("stride_order") or (), t.ndim)
+    sizes, strides = list(t.shape), list(t.stride())
+    # walk allocation order inner to outer, as nvFuser's validateContiguity does
+    expected_next = 1
+    for pos in range(t.ndim - 1, -1, -1):
+        d = alloc[pos]
+        flag = contig[pos]
+        if flag is None:
+            if shape[d] != 1 and strides[d] != 0:
+                raise FusionError(f"Expecting an expanded dimension on dimension {d} of input {k}, {name}, "
+                                  f"but got stride {strides[d]}", "input")
+            continue
+        if shape[d] == 1:
+            raise FusionError(f"{name}: the contiguity of a broadcast dimension must be None", "definition")
+        if flag and sizes[d] != 1 and strides[d] != expected_next:
+            raise FusionError(f"Input {k}, {name}'s stride mismatch with contiguity info. dim {d}: "
+                              f"expected stride {expected_next}, got {strides[d]}", "input")
+        expected_next = strides[d] * sizes[d]
+
+
+def check_scalar_input(s: Stmt, k: int, v: Any) -> None:
+    if isinstance(v, torch.Tensor) and v.ndim == 0:
+        return
+    if not isinstance(v, (bool, int, float, complex)):
+        raise FusionError(f"Expected input {k}, {s.outs[0]}, to be a scalar but got {type(v).__name__}", "input")

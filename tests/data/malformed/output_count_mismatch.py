@@ -1,0 +1,16 @@
+# expect: 7:5: returns 2
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    T1 = fd.ops.var_mean(T0, dims=[1], correction=0, keepdim=False)
+    fd.add_output(T1)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)
+
+inputs = [
+    torch.testing.make_tensor((4, 8), dtype=torch.float32, device='cuda:0'),
+]
+fd.execute(inputs)
