@@ -33,6 +33,37 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
 
 
+def _add_property_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("property", "what a script must show; with any of these, the exit code says "
+                                         "whether it holds for every script")
+    g.add_argument("--segments", metavar="EXPR", help="segment count: '>=3', '<=2', '==1', '!=1', '>2', '<4' or '3'")
+    g.add_argument("--schedulers", metavar="LIST", nargs="?", const=True,
+                   help="scheduler multiset, e.g. 'pointwise,reduction*2' (order does not matter); bare: "
+                        "the original run's (in check: the script's own)")
+    g.add_argument("--error", metavar="REGEX", help="fails (error or crash) with REGEX in its signature or message")
+    g.add_argument("--mismatch", action="store_true",
+                   help="outputs differ from the reference backend's (same seed and device) beyond tolerance")
+    g.add_argument("--slower", metavar="X", type=float, help="execute time more than X times the baseline's")
+    g.add_argument("--baseline", metavar="BACKEND", default="reference",
+                   choices=["reference", "inductor", "nvfuser"], help="baseline for --slower (default: reference)")
+    g.add_argument("--repeats", metavar="K", type=int, default=5, help="timing runs per backend for --slower")
+    g.add_argument("--test", metavar="CMD", help="shell command, the script's copy as $1 (run in its directory, "
+                                                 "C-Reduce style); exit 0 = holds")
+    g.add_argument("--test-timeout", metavar="S", type=float, default=None,
+                   help="seconds --test may take (default: --timeout)")
+
+
+def _property(args):
+    from .oracle.property import Property
+    try:
+        return Property.from_options(
+            segments=args.segments, schedulers=args.schedulers, error=args.error, mismatch=args.mismatch,
+            slower=args.slower, baseline=args.baseline, repeats=args.repeats, test=args.test,
+            test_timeout=args.test_timeout or args.timeout)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="fmin", description="nvFuser repro minimizer and fuzzer")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
@@ -41,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scripts", nargs="+", metavar="SCRIPT")
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
+    _add_property_options(c)
 
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
     u.add_argument("script", metavar="SCRIPT")
@@ -84,6 +116,7 @@ def cmd_check(args) -> int:
     from .oracle import Pool, Request
     backend = resolve(args.backend)
     device = args.device or _default_device()
+    prop = _property(args)
     bad = 0
     jobs = []
     for path in args.scripts:
@@ -94,27 +127,79 @@ def cmd_check(args) -> int:
             bad += 1
             continue
         with open(path, encoding="utf-8") as f:
-            jobs.append((path, Request(f.read(), os.path.abspath(path), args.seed)))
+            jobs.append((path, Request(f.read(), os.path.abspath(path), args.seed,
+                                       want_values=bool(prop and prop.needs_values))))
     failed = 0
+    failing_property = 0
     if jobs:
         with Pool(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout) as pool:
             outcomes = pool.run_many([r for _, r in jobs])
-        if not args.json:
-            print(f"{'script':40} {'status':8} {'seconds':>8}  outputs / signature")
-        for (path, _), o in zip(jobs, outcomes):
+            verdicts = _judge(prop, jobs, outcomes, pool, device, args) if prop else [None] * len(jobs)
+        failing_property = sum(not v.holds for v in verdicts if v is not None)
+        rows = []
+        for (path, _), o, v in zip(jobs, outcomes, verdicts):
             failed += o.status != "ok"
             if args.json:
-                print(json.dumps({"file": path, "status": o.status, "signature": o.signature,
-                                  "segments": o.segments, "schedulers": o.schedulers,
-                                  "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
-                                  "device": device, "error_kind": o.error_kind, "message": o.message,
-                                  "environment": o.environment}))
+                d = {"file": path, "status": o.status, "signature": o.signature,
+                     "segments": o.segments, "schedulers": o.schedulers,
+                     "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
+                     "device": device, "error_kind": o.error_kind, "message": o.message,
+                     "environment": o.environment}
+                if v is not None:
+                    d["property"] = {**v.to_json(), "description": prop.describe()}
+                print(json.dumps(d))
             else:
                 what = ", ".join(_out_str(x) for x in o.outputs) if o.status == "ok" else (o.signature or "")
-                print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {what}")
+                rows.append((path, o, v, what))
+        if not args.json:
+            _print_check_table(rows, prop)
     if bad:
         return 2
+    if prop is not None:
+        return 1 if failing_property else 0
     return 1 if failed else 0
+
+
+def _judge(prop, jobs, outcomes, pool, device, args):
+    """The property's verdict per script, with the extra pools (reference, baseline) it needs."""
+    from .oracle import Pool
+    from .oracle.property import evaluate
+    extra = {}
+    try:
+        for name in sorted(prop.extra_backends() - {pool.backend}):
+            extra[name] = Pool(name, device, jobs=1, timeout=args.timeout)
+        verdicts = []
+        for (path, req), o in zip(jobs, outcomes):
+            bound = prop.bind(o)   # bare --schedulers: the script's own multiset
+            verdicts.append(evaluate(bound, req.script, req.path, pool, extra_pools=extra, seed=args.seed,
+                                     outcome=o, all_checks=True))
+            if o.values_path:   # evaluate leaves a given outcome's values alone
+                try:
+                    os.remove(o.values_path)
+                except OSError:
+                    pass
+        return verdicts
+    finally:
+        for p in extra.values():
+            p.close()
+
+
+def _print_check_table(rows, prop) -> None:
+    if prop is None:
+        print(f"{'script':40} {'status':8} {'seconds':>8}  outputs / signature")
+        for path, o, _, what in rows:
+            print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {what}")
+        return
+    print(f"property: {prop.describe()}")
+    w = max([len("property")] + [len("holds" if v.holds else f"fails: {v.reason}") for _, _, v, _ in rows])
+    w = min(w, 80)
+    print(f"{'script':40} {'status':8} {'seconds':>8}  {'property':{w}}  outputs / signature")
+    for path, o, v, what in rows:
+        held = "holds" if v.holds else f"fails: {v.reason}"
+        print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {held:{w}}  {what}")
+        if len(v.checks) > 1:   # each flag on its own line
+            for name, (ok, why) in v.checks.items():
+                print(f"    --{name:12} {'holds' if ok else 'fails'}: {why}")
 
 
 def _out_str(d: dict) -> str:

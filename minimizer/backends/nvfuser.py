@@ -59,7 +59,8 @@ def classify(error: BaseException) -> dict:
     text = str(error)
     e = parse_error(type(error).__name__, text)
     kind = {"input-mismatch": "user-input", "internal-assert": "compiler", "compile": "compiler",
-            "cuda": "runtime", "user-check": "definition", "other": "runtime"}[e.kind]
+            "cuda": "runtime", "user-check": "definition", "definition": "definition",
+            "other": "runtime"}.get(e.kind, "runtime")
     if isinstance(error, TypeError):
         kind = "definition"
     d = {"error_kind": kind, "signature": e.signature,

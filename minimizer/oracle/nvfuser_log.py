@@ -1,9 +1,35 @@
 """Read what real nvFuser prints: the ``NVFUSER_DUMP=segmented_fusion`` block and error texts.
 
-Both formats are documented in ``docs/`` and tested against output captured on an H200 with
-nvFuser 0.2.36 (``tests/data/nvfuser/``). Signatures follow the rule that they must survive a
-rebuild: source file (relative to ``csrc/``), function and masked message; the line number is only
-a hint, since it moves between builds.
+Both formats are documented in ``docs/`` (nvfuser-interfaces §4 and §5) and tested against output
+captured on an H200 with nvFuser 0.2.36 (``nvfuser_direct``) and 0.2.35 (legacy ``nvfuser``) in
+``tests/data/nvfuser/logs-*``, plus synthetic texts of the older eras in
+``tests/data/nvfuser/synthetic/``.
+
+Signatures follow the rule that they must survive a rebuild and a rerun: kind, source file
+(relative to ``csrc/``), function and the masked message (``signature.mask``). The line number is
+only a hint (``NvfError.line``), since it moves between builds. The same failure gives the same
+signature with and without parallel compilation: the parallel-compile wrapper is unwrapped first.
+
+Kinds (``NvfError.kind``):
+
+``input-mismatch``
+    the inputs given to ``execute`` do not match the definition (dtype, extents, strides). A user
+    error, even when nvFuser reports it as an INTERNAL ASSERT. See ``KNOWN_USER_ERRORS``.
+``definition``
+    the definition itself misuses the API (``cat(manual_padding=True)`` of unpadded inputs, a
+    reshape to a different element count, wrong argument types). A user error. See
+    ``KNOWN_USER_ERRORS``.
+``compile``
+    ``CUDA NVRTC compile error`` of a generated kernel (a bug).
+``cuda``
+    a CUDA runtime error (``CUDA error: ...``, illegal memory access).
+``internal-assert``
+    any other ``INTERNAL ASSERT FAILED`` (NVF_ERROR), or an NVF_CHECK raised from scheduler,
+    lowering or codegen code (a bug).
+``user-check``
+    any other NVF_CHECK (a user-facing check; no ``INTERNAL ASSERT`` in the text).
+``other``
+    anything else.
 """
 from __future__ import annotations
 
@@ -12,99 +38,221 @@ from dataclasses import dataclass
 
 from .signature import first_line, mask
 
-_GROUP = re.compile(r"^g\{(?:\((\w+)\))?\s*$")
+# ---------------------------------------------------------------------------------------------
+# the segmented-fusion dump (§4.1)
+
+_END = "} //Segmented_Fusion"
+_BLOCK = "Segmented_Fusion{"
+_DETAIL_GROUP = re.compile(r"^g\{(?:\((\w+)\))?$")
+# a `groups:` line: `<scheduler>{1, 2, 5}` (0.2.10+, optionally ` (merged)`) or bare `g{1, 2, 3}` (up to 0.2.9)
+_LIST_GROUP = re.compile(r"^(\w+)\{[\d,\s]*\}(?:\s*\(merged\))?$")
 
 
 def segments_from_dump(text: str) -> list[str | None] | None:
     """Scheduler per segment from the LAST segmented-fusion block, or None if there is none.
 
-    Counts ``g{(<scheduler>)`` lines between ``group details:`` and ``} //Segmented_Fusion``.
+    Counts the ``g{(<scheduler>)`` lines (just ``g{`` when the scheduler is None) between
+    ``group details:`` and ``} //Segmented_Fusion``. A block without ``group details:`` falls back
+    to the lines of its ``groups:`` list: ``<scheduler>{<expr ids>}`` (0.2.10+) or the bare
+    ``g{<expr ids>}`` of builds up to 0.2.9, whose scheduler is then unknown (None).
     """
-    end = text.rfind("} //Segmented_Fusion")
+    end = text.rfind(_END)
     if end < 0:
         return None
-    start = text.rfind("group details:", 0, end)
-    if start < 0:
-        return None
-    out: list[str | None] = []
-    for line in text[start:end].splitlines():
-        m = _GROUP.match(line.strip())
-        if m:
-            out.append(m.group(1))
-    return out
+    begin = text.rfind(_BLOCK, 0, end)
+    block = text[begin if begin >= 0 else 0:end]
+    lines = [line.strip() for line in block.splitlines()]
+    if "group details:" in lines:
+        details = lines[len(lines) - lines[::-1].index("group details:"):]
+        out: list[str | None] = []
+        for line in details:
+            m = _DETAIL_GROUP.match(line)
+            if m:
+                out.append(m.group(1))
+        return out
+    if "groups:" in lines:
+        out = []
+        for line in lines[len(lines) - lines[::-1].index("groups:"):]:
+            if line.startswith("edges:"):
+                break
+            m = _LIST_GROUP.match(line)
+            if m:
+                out.append(None if m.group(1) == "g" else m.group(1))
+        return out
+    return None
 
+
+# ---------------------------------------------------------------------------------------------
+# error texts (§5)
+
+@dataclass(frozen=True)
+class KnownError:
+    """A message nvFuser gives for a user error, whatever macro (NVF_ERROR/NVF_CHECK) raised it."""
+    kind: str       # input-mismatch | definition
+    pattern: str    # regular expression searched in the (unwrapped) error text
+    evidence: str   # where it is seen: a captured log under tests/data/nvfuser/, or the doc
+
+
+# Checked in order, before the internal-assert rule; the more specific entries come first. The
+# matching line (its ``Expected <cond> .`` preamble stripped) becomes the message.
+KNOWN_USER_ERRORS: tuple[KnownError, ...] = (
+    # inputs that do not match the definition
+    KnownError("input-mismatch", r"to be bound to a tensor of dtype",
+               "logs-0.2.36/err_dtype_mismatch.log (INTERNAL ASSERT at runtime/executor_utils.cpp, bindInputs)"),
+    KnownError("input-mismatch", r"to be an at::Tensor",
+               "nvfuser-interfaces §5.3 (no probe log; synthetic/check-0.2.30.txt)"),
+    KnownError("input-mismatch", r"stride mismatch with contiguity info",
+               "logs-0.2.36/err_stride_mismatch.log (NVF_CHECK at tensor_metadata.cpp)"),
+    KnownError("input-mismatch", r"Expecting an expanded dimension",
+               "NVF_CHECK in csrc/tensor_metadata.cpp: an input dim the definition expands has a "
+               "non-zero stride (no probe log)"),
+    KnownError("input-mismatch",
+               r"When trying to propagate constant tensor sizes through the graph a conflict was found",
+               "logs-0.2.36/err_extent_mismatch.log, err_matmul_shapes.log "
+               "(INTERNAL ASSERT at expr_evaluator.cpp, handlePropagateError)"),
+    KnownError("input-mismatch",
+               r"When trying to run the provided host program, there was an error with the provided input",
+               "logs-0.2.36/err_dtype_mismatch.log (the wrapper of any input-binding error)"),
+    # misuse of the definition API
+    KnownError("definition", r"Expected all inputs to be padded when manual_padding is True",
+               "logs-0.2.36/err_memory_promotion_rope.log, slice_cat.log (INTERNAL ASSERT at ops/alias.cpp, cat)"),
+    KnownError("definition", r"Total element counts across view operation must match",
+               "logs-0.2.36/err_bad_reshape.log (INTERNAL ASSERT at transform_view.cpp)"),
+    KnownError("definition", r"incompatible function arguments",
+               "nvfuser-interfaces §5.1 (TypeError from pybind11)"),
+)
+
+# NVF_CHECK failures raised from these places are compiler bugs, not user errors (§5.2)
+_COMPILER_CODE = re.compile(
+    r"^(?:scheduler/|device_lower/|id_model/|preseg_passes/|codegen\.cpp|index_compute\.cpp|"
+    r"predicate_compute\.cpp|fusion_segmenter\.cpp|lower2device\.cpp|kernel_ir)")
 
 _ASSERT = re.compile(r'INTERNAL ASSERT FAILED at "?(?P<file>[^":\s]+)"?:(?P<line>\d+)')
 _RAISED = re.compile(r"Exception raised from (?P<func>\S+) at (?P<file>[^:\s]+):(?P<line>\d+)")
+_REPORT = re.compile(r"^,?\s*please report a bug[^\n]*?(?:PyTorch|issues)\.")
+_HEADER = re.compile(r"^.*?INTERNAL ASSERT FAILED at [^\n]*?please report a bug[^\n]*?(?:PyTorch|issues)\.")
 _GROUP_ERR = "Error from segmentation group"
+_PARALLEL = "Detected exception while compiling fusion segments in parallel."
+_USE_DISABLE = "Use NVFUSER_DISABLE=parallel_compile"
 
 
 @dataclass
 class NvfError:
-    kind: str            # internal-assert | user-check | input-mismatch | compile | cuda | other
-    file: str | None
+    kind: str            # input-mismatch | definition | internal-assert | compile | cuda | user-check | other
+    file: str | None     # relative to csrc/ (or python/), else the basename
     func: str | None
-    line: int | None
+    line: int | None     # a hint only; never part of the signature
     message: str         # the inner message (first meaningful line)
     signature: str
+    group: int | None = None   # the segmentation group of a wrapped error
+    hidden: bool = False       # the parallel-compile wrapper printed no inner error (rerun with
+                               # NVFUSER_DISABLE=parallel_compile to see it)
 
 
 def _rel(path: str | None) -> str | None:
     if not path:
         return None
-    i = path.find("csrc/")
-    return path[i + 5:] if i >= 0 else path.rsplit("/", 1)[-1]
+    i = path.rfind("csrc/")
+    if i >= 0:
+        return path[i + 5:]
+    i = path.rfind("/python/")
+    if i >= 0:
+        return path[i + 1:]
+    return path.rsplit("/", 1)[-1]
 
 
-_INPUT_PATTERNS = ("to be an at::Tensor", "to be bound to a tensor of dtype", "stride mismatch with contiguity",
-                   "Expecting an expanded dimension", "incompatible function arguments")
+def _unwrap(text: str) -> tuple[str, int | None]:
+    """The inner error of the parallel-compile / segment-run wrappers (§5.3), and its group.
+
+    Prefers the first inner error that is a real internal assert (not a known user error), then the
+    first inner internal assert, then the first inner error.
+    """
+    if _GROUP_ERR not in text:
+        return text, None
+    inner: list[tuple[str, int | None]] = []
+    for part in text.split(_GROUP_ERR)[1:]:
+        m = re.match(r"\s*(\d+)\s*:\s?", part)
+        group = int(m.group(1)) if m else None
+        body = part[m.end():] if m else part
+        body = body.split(_USE_DISABLE)[0]
+        inner.append((body, group))
+    asserts = [p for p in inner if "INTERNAL ASSERT FAILED" in p[0]]
+    real = [p for p in asserts if _known(p[0]) is None]
+    return (real or asserts or inner)[0]
+
+
+def _known(text: str) -> tuple[KnownError, str] | None:
+    for k in KNOWN_USER_ERRORS:
+        m = re.search(k.pattern, text)
+        if m:
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.end())
+            line = text[start:end if end >= 0 else len(text)]
+            line = _HEADER.sub("", line, count=1)  # up to 0.2.30 the message follows the header
+            return k, _strip_expected(line.strip().strip('"').strip())
+    return None
 
 
 def parse_error(exc_type: str, text: str) -> NvfError:
-    """Turn an nvFuser exception text into a stable signature (see nvfuser-interfaces §5.4)."""
-    body = text
-    if _GROUP_ERR in body:
-        # the parallel-compile / segment-run wrappers: prefer the first inner internal assert
-        parts = body.split(_GROUP_ERR)[1:]
-        inner = next((p for p in parts if "INTERNAL ASSERT FAILED" in p), parts[0])
-        body = re.sub(r"^\s*\d+:\s*", "", inner)
-    m = _ASSERT.search(body)
+    """Turn an nvFuser exception text (``str(e)``) into a stable signature (nvfuser-interfaces §5.4)."""
+    body, group = _unwrap(text)
+    hidden = _PARALLEL in text and _GROUP_ERR not in text
+    head = body.split("Exception raised from")[0]
+    a = _ASSERT.search(head)
     r = _RAISED.search(body)
     func = r.group("func") if r else None
-    if m:
-        file = _rel(m.group("file"))
-        line = int(m.group("line"))
-        after = body[m.end():]
-        after = after.split("Exception raised from")[0]
-        after = re.sub(r"^,? ?please report a bug[^\n]*?issues\.\s*", "", after.lstrip(", "))
+    if a:
+        file, line = _rel(a.group("file")), int(a.group("line"))
+        after = head[a.end():]
+        after = _REPORT.sub("", after.lstrip(" ,"), count=1)
         msg = _strip_expected(after)
-        sig = f"nvfuser internal assert: {file}:{func or '?'}: {mask(msg)[:160]}"
-        return NvfError("internal-assert", file, func, line, msg, sig)
-    head = body.split("Exception raised from")[0]
-    msg = _strip_expected(head)
-    if any(p in body for p in _INPUT_PATTERNS):
-        kind = "input-mismatch"
-    elif "CUDA NVRTC compile error" in body or "NVRTC error" in body:
-        kind = "compile"
-    elif re.search(r"CUDA error|cudaError|illegal memory access", body):
+        if not msg:  # no message: the condition (printed before the marker up to 0.2.9) stands in
+            msg = first_line(head[:a.start()]) or "INTERNAL ASSERT FAILED"
+    else:
+        file = _rel(r.group("file")) if r else None
+        line = int(r.group("line")) if r else None
+        msg = _strip_expected(head)
+
+    known = _known(head)
+    if known is not None:
+        kind, msg = known[0].kind, known[1]
+    elif "CUDA NVRTC compile error" in head or "NVRTC error" in head:
+        kind, msg = "compile", _compile_message(head)
+    elif re.search(r"CUDA error|cudaError|illegal memory access", head):
         kind = "cuda"
+        msg = next((ln.strip() for ln in head.splitlines() if re.search(r"CUDA error|cudaError|illegal memory", ln)), msg)
+    elif a:
+        kind = "internal-assert"
     elif r is not None:
-        kind = "user-check"
+        kind = "internal-assert" if file and _COMPILER_CODE.match(file) else "user-check"
     else:
         kind = "other"
-    file = _rel(r.group("file")) if r else None
-    where = f"{file}:{func}: " if r else ""
-    sig = f"nvfuser {kind}: {where}{exc_type}: {mask(msg)[:160]}"
-    return NvfError(kind, file, func, int(r.group("line")) if r else None, msg, sig)
+    where = f"{file or '?'}:{func or '?'}: " if (file or func) else ""
+    sig = f"nvfuser {kind}: {where}{exc_type}: {mask(msg)[:200]}"
+    return NvfError(kind, file, func, line, msg, sig, group, hidden)
+
+
+def _compile_message(text: str) -> str:
+    """``CUDA NVRTC compile error:`` plus the first ``error`` line of the NVRTC log (the generated
+    kernel source printed before it is skipped)."""
+    i = text.find("CUDA NVRTC compile error")
+    if i < 0:
+        return first_line(text[text.find("NVRTC error"):])
+    log = text[i:].splitlines()
+    head = log[0].strip()
+    if head.split(":", 1)[-1].strip():  # the log starts on the marker's line
+        return head
+    first = next((ln.strip() for ln in log[1:] if "error" in ln), "")
+    return f"{head} {first}".strip()
 
 
 def _strip_expected(text: str) -> str:
-    """The message without the ``Expected <cond> .`` preamble of 0.2.31+ builds."""
-    lines = [l.strip() for l in text.strip().splitlines() if l.strip()]
+    """The first meaningful line without the ``Expected <cond> .`` preamble of 0.2.31+ builds."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
     if not lines:
         return ""
     line = lines[0]
     m = re.match(r"Expected (.*?) \. (.*)", line)
     if m and m.group(2).strip():
         return m.group(2).strip()
-    return first_line(line)
+    return line

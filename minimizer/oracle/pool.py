@@ -182,6 +182,19 @@ class Worker:
             return ""
 
 
+def visible_gpus() -> list[str]:
+    """GPU ids this process may use, without initialising CUDA in the fmin process: from
+    ``CUDA_VISIBLE_DEVICES`` if set, else from ``nvidia-smi -L``."""
+    env = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if env is not None:
+        return [g.strip() for g in env.split(",") if g.strip() and g.strip() != "-1"]
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [str(i) for i, line in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
+
+
 def _signal_name(code: int | None) -> str:
     if code is None:
         return "unknown exit"
@@ -204,7 +217,13 @@ class Pool:
         if backend == "nvfuser":
             from ..backends.nvfuser import worker_env
             env = {**worker_env(), **(env or {})}
-        self.workers = [Worker(backend, device, env) for _ in range(max(1, jobs))]
+        gpus = visible_gpus() if device.startswith("cuda") else []
+        self.workers = []
+        for k in range(max(1, jobs)):
+            wenv = dict(env or {})
+            if len(gpus) > 1:  # spread workers over the GPUs, round robin; each sees one as cuda:0
+                wenv["CUDA_VISIBLE_DEVICES"] = gpus[k % len(gpus)]
+            self.workers.append(Worker(backend, device, wenv))
         self._free = list(self.workers)
         self._lock = threading.Condition()
         self._slowest = 0.0

@@ -56,7 +56,7 @@ def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialec
         while j < len(stmts) and o is not None and stmts[j].origin is not None and stmts[j].origin.node is o.node:
             j += 1
         group = stmts[i:j]
-        if len(group) > 1 and same_dialect and all(s.origin.parsed == s for s in group) \
+        if len(group) > 1 and same_dialect and all(_unchanged(s) for s in group) \
                 and _group_size(o.node, stmts) == len(group):
             nodes.append(o.node)
         else:
@@ -68,6 +68,16 @@ def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialec
                 nodes.append(node)
         i = j
     return nodes
+
+
+def _unchanged(s: Stmt) -> bool:
+    """Still what was parsed. Compared through the rendering too: ``0 == False`` in Python, but
+    ``manual_normalization=0`` and ``=False`` are different texts."""
+    o = s.origin
+    if o is None or o.parsed != s:
+        return False
+    d = Dialect()
+    return render_stmt(o.parsed, "fd", d) == render_stmt(s, "fd", d)
 
 
 def _portable(s: Stmt, fd: str, src: Dialect, dst: Dialect) -> bool:
@@ -88,7 +98,7 @@ def _group_size(node, stmts) -> int:
 
 def _stmt_node(s: Stmt, fd: str, dialect: Dialect, same_dialect: bool) -> cst.SimpleStatementLine:
     o = s.origin
-    if o is not None and same_dialect and o.parsed == s:
+    if o is not None and same_dialect and _unchanged(s):
         return o.node
     new = cst.parse_statement(render_stmt(s, fd, dialect) + "\n")
     if o is not None:

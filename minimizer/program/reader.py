@@ -8,6 +8,7 @@ is understood by ``inputs.py``'s whitelisted torch evaluator (on ``meta`` tensor
 """
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from .. import dtypes
 from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import InputsBlock, find_inputs
-from .model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt
+from .model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt, is_input_decl
 
 _FRONTEND_MODULES = {"nvfuser": LEGACY, "torch._C._nvfuser": LEGACY, "nvfuser_direct": DIRECT,
                      "nvfuser_next": DIRECT}
@@ -53,6 +54,12 @@ def parse_file(path: str) -> Program:
 
 
 def parse(text: str, path: str = "<script>") -> Program:
+    try:  # Python's own parser gives the better position for plain syntax errors
+        ast.parse(text, path)
+    except SyntaxError as e:
+        raise ScriptError(f"invalid Python syntax: {e.msg}", path, e.lineno or 1, e.offset or 1) from None
+    except ValueError as e:  # e.g. null bytes
+        raise ScriptError(f"invalid Python source: {e}", path, 1, 1) from None
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as e:
@@ -89,10 +96,20 @@ class _Reader:
         dialect = Dialect(frontend=frontend, module=import_module or frontend, spellings=frozenset(spellings))
         block = find_inputs(self.module, self.pos, self.path)
         inputs = block.args if block is not None else None
+        if block is not None:
+            self._check_input_count(stmts, block)
         src = Source(self.text, self.path, self.module, func, import_node, import_module, block, dialect,
                      tuple(stmts), inputs, self.pos)
         return Program(dialect=dialect, func_name=func.name.value, stmts=tuple(stmts), inputs=inputs,
                        fd_name=fd_name, source=src)
+
+    def _check_input_count(self, stmts, block) -> None:
+        from .interpret import input_count
+        want = input_count(stmts)
+        if want != len(block.args):
+            names = ", ".join(s.outs[0] for s in stmts if is_input_decl(s) and s.outs)
+            self.fail(block.list_node, f"the fusion declares {want} inputs ({names}) but the inputs list "
+                                       f"has {len(block.args)}")
 
     def _find_import(self):
         for stmt in self.module.body:
@@ -227,7 +244,19 @@ class _Reader:
             elif e.arg_index is not None and e.arg_index < len(call.args):
                 node = call.args[e.arg_index]
             self.fail(node, str(e))
+        if frontend == LEGACY:
+            self._no_raw_numbers(spec, call, bound)
         return Stmt((), name, bound.args, bound.npos), set(bound.aliases_used)
+
+    def _no_raw_numbers(self, spec, call: cst.Call, bound) -> None:
+        """The legacy frontend's ops take Scalar values only: every constant is a define_scalar."""
+        if spec.family == "define":
+            return
+        for i, (name, v) in enumerate(bound.args):
+            kind = spec.param(name).kind
+            if kind in ("operand", "scalar") and isinstance(v, (bool, int, float, complex)):
+                self.fail(call.args[i].value, f"the legacy frontend takes no Python number for '{name}' of "
+                                              f"fd.ops.{spec.name}; define it with fd.define_scalar(...) first")
 
     def _read_targets(self, target: cst.BaseAssignTargetExpression):
         if isinstance(target, cst.Name):

@@ -1,0 +1,132 @@
+"""Def-use facts about a Program and the edits every pass is built from.
+
+Names may be bound more than once (``T7 = fd.ops.segment_set(T7)``), so a use refers to the
+latest binding before it; everything here works on statement positions, not bare names. Edits
+keep a program well formed: removing an input declaration removes its ``inputs`` entry, dead
+statements disappear with ``dce``, and replaced uses stop at a rebinding.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..program.model import InputArg, Program, Ref, Stmt, is_input_decl, map_refs
+
+
+@dataclass(frozen=True)
+class Binding:
+    stmt: int        # index of the statement that binds the name
+    name: str
+
+
+def definitions(program: Program) -> list[dict[str, int]]:
+    """For each statement i, the map name -> index of the statement whose binding it sees."""
+    seen: dict[str, int] = {}
+    out = []
+    for i, s in enumerate(program.stmts):
+        out.append(dict(seen))
+        for n in s.outs:
+            if n is not None:
+                seen[n] = i
+    return out
+
+
+def producers(program: Program) -> list[list[int]]:
+    """For each statement, the indices of the statements producing the values it uses."""
+    defs = definitions(program)
+    return [[defs[i][n] for n in s.uses() if n in defs[i]] for i, s in enumerate(program.stmts)]
+
+
+def users(program: Program) -> dict[int, list[int]]:
+    """Statement index -> indices of the statements that use one of its results."""
+    out: dict[int, list[int]] = {i: [] for i in range(len(program.stmts))}
+    for i, ps in enumerate(producers(program)):
+        for p in set(ps):
+            out[p].append(i)
+    return out
+
+
+def live(program: Program) -> set[int]:
+    """Statements an output depends on (outputs included)."""
+    prods = producers(program)
+    keep = {i for i, s in enumerate(program.stmts) if s.call == "add_output"}
+    todo = list(keep)
+    while todo:
+        i = todo.pop()
+        for p in prods[i]:
+            if p not in keep:
+                keep.add(p)
+                todo.append(p)
+    return keep
+
+
+def input_slots(program: Program) -> dict[int, list[int]]:
+    """Input declaration index -> the positions of its values in the ``inputs`` list."""
+    out, k = {}, 0
+    for i, s in enumerate(program.stmts):
+        if s.call == "define_vector" and isinstance(s.arg("values"), int):
+            out[i] = list(range(k, k + s.arg("values")))
+            k += s.arg("values")
+        elif is_input_decl(s):
+            out[i] = [k]
+            k += 1
+    return out
+
+
+def remove_stmts(program: Program, drop: set[int]) -> Program:
+    """Drop statements (and, for input declarations, their ``inputs`` entries)."""
+    if not drop:
+        return program
+    slots = input_slots(program)
+    gone = {k for i in drop for k in slots.get(i, [])}
+    stmts = tuple(s for i, s in enumerate(program.stmts) if i not in drop)
+    inputs = program.inputs
+    if inputs is not None and gone:
+        inputs = tuple(a for k, a in enumerate(inputs) if k not in gone)
+    return program.replace(stmts=stmts, inputs=inputs)
+
+
+def dce(program: Program) -> Program:
+    """Remove every statement no output depends on, unused inputs included."""
+    keep = live(program)
+    return remove_stmts(program, set(range(len(program.stmts))) - keep)
+
+
+def replace_uses(program: Program, at: int, name: str, value) -> Program:
+    """Replace uses of the binding of ``name`` made by statement ``at`` with ``value`` (a Ref or
+    a constant), in the statements after it up to the next rebinding of ``name``."""
+    stmts = list(program.stmts)
+    for j in range(at + 1, len(stmts)):
+        s = stmts[j]
+        if name in s.uses():
+            args = tuple((k, map_refs(v, lambda r: value if r.name == name else r)) for k, v in s.args)
+            stmts[j] = dataclasses.replace(s, args=args)
+        if name in s.outs:
+            break
+    return program.replace(stmts=tuple(stmts))
+
+
+def insert_input(program: Program, at: int, stmt: Stmt, arg: InputArg) -> Program:
+    """Insert an input declaration as statement ``at`` with its value at the matching place of
+    the ``inputs`` list (inputs follow declaration order)."""
+    k = sum(len(v) for i, v in input_slots(program).items() if i < at)
+    stmts = program.stmts[:at] + (stmt,) + program.stmts[at:]
+    inputs = program.inputs[:k] + (arg,) + program.inputs[k:] if program.inputs is not None else None
+    return program.replace(stmts=stmts, inputs=inputs)
+
+
+def fresh_name(program: Program, prefix: str) -> str:
+    taken = {n for s in program.stmts for n in s.outs if n}
+    k = 0
+    while f"{prefix}{k}" in taken:
+        k += 1
+    return f"{prefix}{k}"
+
+
+def size(program: Program) -> tuple[int, int, int]:
+    """(ops, inputs, outputs): what a reduction makes smaller, most important first."""
+    return (program.n_ops(), len(program.input_stmts()), len(program.output_stmts()))
+
+
+__all__ = ["Binding", "definitions", "producers", "users", "live", "input_slots", "remove_stmts", "dce",
+           "replace_uses", "insert_input", "fresh_name", "size", "Ref"]

@@ -1,0 +1,258 @@
+"""The reduction driver: passes to a fixpoint, each candidate checked statically, cached, tested
+in parallel batches and accepted in order.
+
+Every candidate funnels through one place (``_consider``): dead code removed, static check on
+meta tensors, a cache keyed on the printed script, then the oracle. Candidates are taken from a
+pass ``jobs`` at a time and tested concurrently, but the one accepted is always the earliest in
+the pass's order that holds, so the result never depends on timing. A candidate must be smaller
+by ``order_key``: fewer ops, then fewer inputs, then fewer outputs, then (for cosmetic passes)
+fewer input elements, shorter text, and the text itself — a total order, so the run ends and the
+same input gives the same result byte for byte.
+
+After every accepted step the best program so far is written (``repro.min.py``) with a state
+file, so an interrupted run leaves a valid result and a re-run resumes from it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..program.interpret import FusionError
+from ..program.model import Program, TensorArg
+from ..program.printer import to_source
+from . import analysis, static
+from .passes import PASSES, Pass
+
+
+@dataclass
+class Verdict:
+    holds: bool
+    reason: str = ""
+    outcome: object = None
+    slipped: bool = False       # failed differently: "also interesting", not accepted
+
+
+# The oracle as the driver sees it: scripts in, verdicts out (same order).
+Judge = Callable[[Sequence[str]], Sequence[Verdict]]
+
+
+@dataclass
+class PassStats:
+    proposed: int = 0
+    invalid: int = 0
+    cached: int = 0
+    tested: int = 0
+    accepted: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Result:
+    program: Program
+    text: str
+    stats: dict[str, PassStats]
+    tests: int
+    cache_hits: int
+    seconds: float
+    interrupted: bool = False
+    also_interesting: list[str] = field(default_factory=list)
+
+
+def order_key(p: Program, text: str) -> tuple:
+    elems = sum(a.numel() for a in (p.inputs or ()) if isinstance(a, TensorArg))
+    return analysis.size(p) + (elems, len(text), text)
+
+
+class Reducer:
+    def __init__(self, program: Program, judge: Judge, *, jobs: int = 1, passes: list[Pass] | None = None,
+                 out_dir: str | None = None, on_progress: Callable[[dict], None] | None = None,
+                 max_tests: int | None = None, max_seconds: float | None = None,
+                 also_interesting_dir: str | None = None):
+        self.best = program
+        self.best_text = to_source(program)
+        self.judge = judge
+        self.jobs = max(1, jobs)
+        self.passes = passes if passes is not None else PASSES
+        self.out_dir = out_dir
+        self.on_progress = on_progress
+        self.max_tests, self.max_seconds = max_tests, max_seconds
+        self.also_dir = also_interesting_dir
+        self.cache: dict[str, bool] = {}
+        self.stats = {p.name: PassStats() for p in self.passes}
+        self.tests = 0
+        self.cache_hits = 0
+        self.also: list[str] = []
+        self.start_size = analysis.size(program)
+        self.start_bytes = len(self.best_text)
+        self._t0 = time.perf_counter()
+        self._pass_name = ""
+
+    # ---- the loop ----
+    def run(self) -> Result:
+        interrupted = False
+        try:
+            changed = True
+            while changed and not self._out_of_budget():
+                changed = False
+                for p in self.passes:
+                    if self._out_of_budget():
+                        break
+                    if self._run_pass(p):
+                        changed = True
+        except KeyboardInterrupt:
+            interrupted = True
+        return Result(self.best, self.best_text, self.stats, self.tests, self.cache_hits,
+                      time.perf_counter() - self._t0, interrupted, self.also)
+
+    def _out_of_budget(self) -> bool:
+        if self.max_tests is not None and self.tests >= self.max_tests:
+            return True
+        return self.max_seconds is not None and time.perf_counter() - self._t0 >= self.max_seconds
+
+    def _run_pass(self, p: Pass) -> bool:
+        """Run one pass until it proposes nothing acceptable; True if it changed the program."""
+        self._pass_name = p.name
+        st = self.stats[p.name]
+        progressed = False
+        start = 0
+        while not self._out_of_budget():
+            t0 = time.perf_counter()
+            info = static.check(self.best)
+            gen = p.candidates(self.best, info, start)
+            accepted = None
+            exhausted = False
+            while accepted is None and not exhausted and not self._out_of_budget():
+                batch = []
+                while len(batch) < self.jobs:
+                    try:
+                        pos, cand = next(gen)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    st.proposed += 1
+                    ready = self._prepare(cand, st)
+                    if ready is None:
+                        continue
+                    cand, text, cached = ready
+                    if cached is not None:
+                        if cached:
+                            batch.append((pos, cand, text, True))
+                            break  # a known success ends the batch: nothing after it can win
+                        continue
+                    batch.append((pos, cand, text, None))
+                accepted = self._test_batch(batch, st)
+            st.seconds += time.perf_counter() - t0
+            if accepted is None:
+                return progressed
+            pos, cand, text = accepted
+            self._accept(cand, text, st)
+            progressed = True
+            start = pos
+        return progressed
+
+    def _prepare(self, cand: Program, st: PassStats):
+        """Dead code out, then the static check and the cache; None when not worth testing."""
+        cand = analysis.dce(cand)
+        try:
+            static.check(cand)
+        except FusionError:
+            st.invalid += 1
+            return None
+        text = to_source(cand)
+        if order_key(cand, text) >= order_key(self.best, self.best_text):
+            return None
+        if text in self.cache:
+            st.cached += 1
+            self.cache_hits += 1
+            return cand, text, self.cache[text]
+        return cand, text, None
+
+    def _test_batch(self, batch, st: PassStats):
+        todo = [b for b in batch if b[3] is None]
+        verdicts = iter(self.judge([b[2] for b in todo])) if todo else iter(())
+        results = []
+        for pos, cand, text, cached in batch:
+            if cached is None:
+                v = next(verdicts)
+                self.tests += 1
+                st.tested += 1
+                self.cache[text] = v.holds
+                if v.slipped:
+                    self._save_also(text, v)
+                holds = v.holds
+            else:
+                holds = cached
+            results.append((pos, cand, text, holds))
+            self._progress()
+        for pos, cand, text, holds in results:  # the earliest success in the pass's order wins
+            if holds:
+                return pos, cand, text
+        return None
+
+    def _accept(self, cand: Program, text: str, st: PassStats) -> None:
+        st.accepted += 1
+        self.best, self.best_text = cand, text
+        self._save_best()
+        self._progress()
+
+    # ---- on disk ----
+    def _save_best(self) -> None:
+        if not self.out_dir:
+            return
+        os.makedirs(self.out_dir, exist_ok=True)
+        tmp = os.path.join(self.out_dir, ".repro.min.py.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(self.best_text)
+        os.replace(tmp, os.path.join(self.out_dir, "repro.min.py"))
+
+    def _save_also(self, text: str, v: Verdict) -> None:
+        if not self.also_dir:
+            return
+        os.makedirs(self.also_dir, exist_ok=True)
+        sig = getattr(v.outcome, "signature", None) or v.reason
+        h = hashlib.sha1(str(sig).encode()).hexdigest()[:10]
+        path = os.path.join(self.also_dir, f"{h}.py")
+        if not os.path.exists(path):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(f"# also interesting: {sig}\n" + text)
+            self.also.append(path)
+
+    def _progress(self) -> None:
+        if self.on_progress is None:
+            return
+        ops, ins, outs = analysis.size(self.best)
+        self.on_progress({"pass": self._pass_name, "ops": ops, "inputs": ins, "outputs": outs,
+                          "bytes": len(self.best_text), "start": self.start_size, "start_bytes": self.start_bytes,
+                          "tests": self.tests, "cache_hits": self.cache_hits,
+                          "elapsed": time.perf_counter() - self._t0})
+
+
+def stats_table(stats: dict[str, PassStats]) -> list[dict]:
+    return [{"pass": k, **dataclasses.asdict(v)} for k, v in stats.items()]
+
+
+def write_state(out_dir: str, original_text: str, prop: str, result: Result) -> None:
+    """What a re-run needs to resume: which original and property the best-so-far belongs to."""
+    state = {"original_sha1": hashlib.sha1(original_text.encode()).hexdigest(), "property": prop,
+             "tests": result.tests, "done": not result.interrupted}
+    with open(os.path.join(out_dir, "state.json"), "w") as f:
+        json.dump(state, f, indent=1)
+
+
+def resume_point(out_dir: str, original_text: str, prop: str) -> str | None:
+    """The best-so-far script of an earlier run on the same original and property, if any."""
+    try:
+        with open(os.path.join(out_dir, "state.json")) as f:
+            state = json.load(f)
+        with open(os.path.join(out_dir, "repro.min.py"), encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, ValueError):
+        return None
+    if state.get("original_sha1") != hashlib.sha1(original_text.encode()).hexdigest() or state.get("property") != prop:
+        return None
+    return text

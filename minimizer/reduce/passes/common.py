@@ -1,0 +1,209 @@
+"""Helpers shared by the passes: what a value is (from the static ``Info``), names in the script's
+style, and how to declare a new fusion input for a value (the FX minifier's placeholder)."""
+from __future__ import annotations
+
+import torch
+
+from ... import dtypes
+from ...program.model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, is_input_decl
+from .. import analysis
+
+SCALAR_TYPES = (bool, int, float, complex)
+
+
+def value_at(program: Program, info, stmt: int, name: str, defs=None):
+    """The (meta) value the use of ``name`` in statement ``stmt`` sees."""
+    defs = defs if defs is not None else analysis.definitions(program)
+    j = defs[stmt].get(name)
+    return None if j is None else info.value(j, name)
+
+
+def is_tensor(v) -> bool:
+    return isinstance(v, torch.Tensor)
+
+
+def is_scalar(v) -> bool:
+    return isinstance(v, SCALAR_TYPES)
+
+
+def bound_once(program: Program) -> bool:
+    """Every name is bound by one statement only (no ``T7 = f(T7)``)."""
+    seen: set[str] = set()
+    for s in program.stmts:
+        for n in s.outs:
+            if n is None:
+                continue
+            if n in seen:
+                return False
+            seen.add(n)
+    return True
+
+
+def bcast_flags(program: Program, info, name: str, t) -> tuple[bool, ...]:
+    """Which dims of value ``name`` are broadcasts in nvFuser's IR. ``info.facts`` is keyed by
+    name (the last binding), so for a rebound name fall back to "extent 1 or stride 0"."""
+    f = info.facts.get(name) if info is not None else None
+    n_bind = sum(1 for s in program.stmts for o in s.outs if o == name)
+    if f is not None and len(f.bcast) == t.ndim and n_bind == 1:
+        return tuple(f.bcast)
+    return tuple(sz == 1 or st == 0 for sz, st in zip(t.shape, t.stride()))
+
+
+# ---- names in the script's style ----
+_STYLE = {LEGACY: {"tensor": "T", "scalar": "S", "vector": "V"},
+          "nvfuser_direct": {"tensor": "tv", "scalar": "c", "vector": "V"}}
+
+
+def kind_of(v) -> str:
+    if is_tensor(v):
+        return "tensor"
+    if isinstance(v, tuple):
+        return "vector"
+    return "scalar"
+
+
+def prefix(program: Program, kind: str) -> str:
+    """``T``/``S``/``V`` in legacy scripts, ``tv``/``c`` in direct ones."""
+    return _STYLE.get(program.dialect.frontend, _STYLE[LEGACY])[kind]
+
+
+def new_name(program: Program, kind: str) -> str:
+    return analysis.fresh_name(program, prefix(program, kind))
+
+
+# ---- declaring inputs ----
+def template(program: Program) -> Stmt | None:
+    """An existing ``define_tensor`` whose keyword layout new declarations copy."""
+    for s in program.stmts:
+        if s.call == "define_tensor" and s.has("shape") and not s.has("sizes"):
+            return s
+    return None
+
+
+def plain_strides(shape, expanded) -> tuple[int, ...]:
+    """Row-major strides, 0 at expanded (stride-0 broadcast) dims."""
+    out, acc = [0] * len(shape), 1
+    for d in range(len(shape) - 1, -1, -1):
+        if expanded[d]:
+            out[d] = 0
+            continue
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
+def strides_in_order(shape, alloc, expanded) -> tuple[int, ...]:
+    """Dense strides for allocation order ``alloc`` (logical dims, outermost first)."""
+    out, acc = [0] * len(shape), 1
+    for d in reversed(alloc):
+        if expanded[d]:
+            continue
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
+def device_of(program: Program) -> str:
+    for a in program.inputs or ():
+        if isinstance(a, TensorArg):
+            return a.device
+    return "cuda"
+
+
+def tensor_input(program: Program, name: str, t, bcast, alloc: list[int] | None = None
+                 ) -> tuple[Stmt, TensorArg] | None:
+    """A ``define_tensor`` for a value like ``t`` (a meta tensor) and its ``TensorArg``.
+
+    Broadcast dims of extent 1 are declared 1 (contiguity None); broadcast dims of a larger
+    extent become expanded inputs (shape -1, contiguity None, stride 0); every other dim is
+    symbolic and contiguous. ``alloc`` (logical dims, outermost first) asks for a non-row-major
+    layout, declared with ``stride_order``. None where the script's style cannot say it.
+    """
+    try:
+        dt = dtypes.from_torch(t.dtype)
+    except KeyError:
+        return None
+    shape = tuple(int(x) for x in t.shape)
+    n = len(shape)
+    expanded = [bool(bcast[d]) and shape[d] != 1 for d in range(n)]
+    alloc = list(range(n)) if alloc is None else list(alloc)
+    row_major = alloc == list(range(n))
+    strides = strides_in_order(shape, alloc, expanded)
+    decl_shape = tuple(1 if (bcast[d] and shape[d] == 1) else -1 for d in range(n))
+    tpl = template(program)
+    if tpl is not None and tpl.has("contiguous"):  # 2022-2023 spelling: a flag per logical dim
+        if any(expanded) or not row_major:
+            return None
+        args = [("shape", decl_shape), ("contiguous", tuple(True for _ in range(n))), ("dtype", DType(dt))]
+    else:
+        contig = tuple(None if bcast[d] else True for d in alloc)
+        args = [("shape", decl_shape), ("contiguity", contig), ("dtype", DType(dt))]
+        if tpl is None or tpl.has("is_cpu"):
+            args.append(("is_cpu", False))
+        want_order = not row_major or (n > 0 and (tpl.has("stride_order") if tpl is not None
+                                                  else program.dialect.is_legacy))
+        if want_order:
+            order = [0] * n
+            for pos, d in enumerate(alloc):
+                order[d] = n - 1 - pos
+            args.append(("stride_order", tuple(order)))
+    stmt = Stmt((name,), "define_tensor", tuple(args), npos=0)
+    return stmt, TensorArg(shape, strides, dt, device_of(program))
+
+
+def alloc_order(t) -> list[int] | None:
+    """The allocation order (logical dims, outermost first) of a dense meta tensor without
+    stride-0 dims; None otherwise."""
+    shape, st = list(t.shape), list(t.stride())
+    if any(s == 0 for s, sz in zip(st, shape) if sz != 1):
+        return None
+    order = sorted(range(t.ndim), key=lambda d: (-st[d], d))
+    dense = strides_in_order(shape, order, [False] * t.ndim)
+    if any(dense[d] != st[d] for d in range(t.ndim) if shape[d] != 1):
+        return None
+    return order
+
+
+def scalar_input(program: Program, name: str, value, dtype: str | None = None) -> tuple[Stmt, ScalarArg] | None:
+    """``define_scalar(None, dtype=...)`` and its ``ScalarArg`` for a Python number."""
+    if not is_scalar(value):
+        return None
+    dt = dtype or dtypes.of_python_scalar(value)
+    stmt = Stmt((name,), "define_scalar", (("value", None), ("dtype", DType(dt))), npos=1)
+    return stmt, ScalarArg(value)
+
+
+def smaller(program: Program, cand: Program) -> bool:
+    """Whether a candidate, once dead code is gone, is smaller by the driver's size order."""
+    return analysis.size(analysis.dce(cand)) < analysis.size(program)
+
+
+def input_decls(program: Program) -> list[int]:
+    return [i for i, s in enumerate(program.stmts) if is_input_decl(s)]
+
+
+def replace_input(program: Program, decl: int, stmt: Stmt | None, arg) -> Program:
+    """Replace the declaration at ``decl`` (a one-value input) and/or its ``inputs`` entry."""
+    stmts = list(program.stmts)
+    if stmt is not None:
+        stmts[decl] = stmt
+    inputs = program.inputs
+    if arg is not None and inputs is not None:
+        k = analysis.input_slots(program)[decl][0]
+        inputs = inputs[:k] + (arg,) + inputs[k + 1:]
+    return program.replace(stmts=tuple(stmts), inputs=inputs)
+
+
+def input_arg(program: Program, decl: int):
+    slots = analysis.input_slots(program).get(decl)
+    if not slots or len(slots) != 1 or program.inputs is None:
+        return None
+    return program.inputs[slots[0]]
+
+
+def with_args(s: Stmt, **kw) -> Stmt:
+    for k, v in kw.items():
+        s = s.with_arg(k, v)
+    return s
+
+

@@ -1,0 +1,61 @@
+"""Static check of a candidate: run its statements on ``meta`` tensors (no data, no script code)
+with the reference interpreter. A candidate that fails here never reaches a backend; one that
+passes comes back with the shape, dtype and strides of every value, which passes need to build
+new inputs and find compatible operands."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from .. import dtypes
+from ..ops import Ctx
+from ..program.interpret import FusionError, TensorFacts, run
+from ..program.model import Program, ScalarArg, TensorArg
+
+
+@dataclass
+class Info:
+    values: list[dict[str, Any]]                       # per statement: name -> meta tensor / scalar
+    facts: dict[str, TensorFacts] = field(default_factory=dict)
+
+    def value(self, stmt: int, name: str):
+        return self.values[stmt].get(name)
+
+
+def meta_inputs(program: Program) -> list:
+    out = []
+    for a in program.inputs or ():
+        if isinstance(a, TensorArg):
+            out.append(torch.empty_strided(a.shape, a.strides, dtype=dtypes.to_torch(a.dtype), device="meta"))
+        elif isinstance(a, ScalarArg):
+            out.append(a.value)
+        else:
+            out.append(a)
+    return out
+
+
+def check(program: Program) -> Info:
+    """Info for a well-formed program; raises FusionError (with ``stmt_index``) otherwise."""
+    if program.inputs is None:
+        raise FusionError("the script has no inputs list fmin can read", "input")
+    if not program.output_stmts():
+        raise FusionError("the fusion has no outputs", "definition")
+    fe = program.dialect.frontend
+    try:
+        res = run(program.stmts, meta_inputs(program), frontend=fe, ctx=Ctx(device="meta", frontend=fe),
+                  keep_values=True)
+    except FusionError:
+        raise
+    except Exception as e:  # a reference that cannot run on meta: treat as ill-formed
+        raise FusionError(f"{type(e).__name__}: {e}", "runtime") from e
+    return Info(res.values, res.facts)
+
+
+def is_valid(program: Program) -> bool:
+    try:
+        check(program)
+        return True
+    except FusionError:
+        return False

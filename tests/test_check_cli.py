@@ -1,0 +1,129 @@
+"""``fmin check`` as a user runs it: a subprocess, its output and its exit code (reference backend,
+CPU, so each call costs a worker start and little else)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BODY = """
+import torch
+from nvfuser import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    T1 = fd.ops.neg(T0)
+    fd.add_output(T1)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)
+
+inputs = [torch.randn((4, 8), dtype=torch.float32, device='cuda:0')]
+"""
+OK = BODY + "out = fd.execute(inputs)\n"
+ERR = BODY + "raise ValueError('boom 42')\n"
+MALFORMED = BODY.replace("fd.ops.neg(T0)", "fd.ops.neg(T0") + "out = fd.execute(inputs)\n"
+KEYS = {"file", "status", "signature", "segments", "schedulers", "outputs", "seconds"}
+
+
+def fmin_argv(*args):
+    return [sys.executable, "-m", "minimizer", "check", "--device", "cpu", *args]
+
+
+# Every command line the tests need, started at once (each spends most of its time importing
+# torch in two processes), so the module costs about as much as its slowest call.
+CALLS = {
+    "plain": lambda p: ("--json", p["ok"], p["err"]),
+    "malformed": lambda p: (p["malformed"], p["ok"]),
+    "bad_flag": lambda p: ("--segments", ">>3", p["ok"]),
+    "json_property": lambda p: ("--json", "--error", r"boom \d+", "--test", 'grep -q boom "$1"', p["err"]),
+    "text_property": lambda p: ("--segments", ">=1", "--mismatch", "--test", 'grep -q neg "$1"', p["ok"], p["err"]),
+    "holds": lambda p: ("--test", "true", p["ok"], p["err"]),
+}
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory):
+    d = tmp_path_factory.mktemp("check")
+    paths = {}
+    for name, text in (("ok", OK), ("err", ERR), ("malformed", MALFORMED)):
+        p = d / f"{name}.py"
+        p.write_text(text)
+        paths[name] = str(p)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def runs(scripts):
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    procs = {k: subprocess.Popen(fmin_argv(*f(scripts)), cwd=ROOT, env=env, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) for k, f in CALLS.items()}
+    done = {}
+    for k, p in procs.items():
+        out, err = p.communicate(timeout=300)
+        done[k] = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+    return done
+
+
+def lines(stdout):
+    return [json.loads(ln) for ln in stdout.splitlines() if ln.strip()]
+
+
+def test_json_keys_and_exit_codes_without_flags(runs):
+    r = runs["plain"]
+    assert r.returncode == 1, r.stderr          # one script fails
+    ok, err = lines(r.stdout)
+    assert KEYS <= set(ok) and KEYS <= set(err)
+    assert "property" not in ok
+    assert ok["status"] == "ok" and ok["outputs"][0]["shape"] == [4, 8]
+    assert err["status"] == "error" and err["signature"] == "ValueError: boom N"
+
+
+def test_malformed_script_exits_2_without_traceback(runs, scripts):
+    r = runs["malformed"]
+    assert r.returncode == 2
+    assert f"{scripts['malformed']}:" in r.stderr
+    line = next(ln for ln in r.stderr.splitlines() if scripts["malformed"] in ln)
+    path, lineno, col = line.removeprefix("fmin: ").split(":")[:3]
+    assert lineno.isdigit() and col.isdigit()
+    assert "Traceback" not in r.stderr + r.stdout
+    assert "ok.py" in r.stdout                   # the readable script still ran
+
+
+def test_bad_property_flag_exits_2(runs):
+    r = runs["bad_flag"]
+    assert r.returncode == 2 and "segment count" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_property_json_and_exit_code_follow_the_property(runs):
+    r = runs["json_property"]
+    assert r.returncode == 0, r.stdout + r.stderr   # the script fails, but the property holds
+    (d,) = lines(r.stdout)
+    assert KEYS <= set(d)
+    assert d["property"]["holds"] is True
+    assert set(d["property"]["checks"]) == {"error", "test"}
+    assert all(c["holds"] and c["reason"] for c in d["property"]["checks"].values())
+
+
+def test_property_columns_in_text(runs):
+    r = runs["text_property"]
+    assert r.returncode == 1                     # neither holds: no segment count on reference
+    out = r.stdout
+    assert out.startswith("property: segments >= 1 and outputs differ from reference")
+    header = out.splitlines()[1]
+    assert header.split()[:4] == ["script", "status", "seconds", "property"]
+    ok_row = next(ln for ln in out.splitlines() if ln.endswith("float32[4, 8]"))
+    assert "fails: segments: no segment count" in ok_row
+    assert "--mismatch     fails: outputs match reference within tolerance" in out
+    assert "--test         holds:" in out
+    assert "--mismatch     fails: error `ValueError: boom N`: no outputs to compare" in out
+
+
+def test_property_holds_exit_0_text(runs):
+    r = runs["holds"]
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = [ln for ln in r.stdout.splitlines() if "ok.py" in ln or "err.py" in ln]
+    assert len(rows) == 2 and all("  holds  " in ln for ln in rows)
