@@ -74,6 +74,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
     _add_property_options(c)
 
+    r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
+                                      "(also: fmin SCRIPT)")
+    r.add_argument("script", metavar="SCRIPT")
+    _add_run_options(r)
+    _add_property_options(r)
+    r.add_argument("--out", metavar="DIR", help="output directory (default: SCRIPT without .py, plus .fmin)")
+    r.add_argument("--replays", type=int, default=3, help="runs of the original (and of the result) to detect "
+                                                           "flakiness (default 3)")
+    r.add_argument("--max-tests", type=int, default=None, help="stop after this many oracle calls")
+    r.add_argument("--max-time", type=float, default=None, help="stop after this many seconds (best so far kept)")
+    r.add_argument("--no-resume", action="store_true", help="start from the original even if DIR holds a "
+                                                            "best-so-far of the same reduction")
+    r.add_argument("-q", "--quiet", action="store_true", help="no status line")
+
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
     u.add_argument("script", metavar="SCRIPT")
     u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct")
@@ -81,8 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+_COMMANDS = ("check", "reduce", "upgrade")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
+        argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
     args = ap.parse_args(argv)
     if args.cmd is None:
         ap.print_help()
@@ -92,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args)
         if args.cmd == "upgrade":
             return cmd_upgrade(args)
+        if args.cmd == "reduce":
+            return cmd_reduce(args)
     except ScriptError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
@@ -178,6 +200,7 @@ def _judge(prop, jobs, outcomes, pool, device, args):
                     os.remove(o.values_path)
                 except OSError:
                     pass
+            o.values = None
         return verdicts
     finally:
         for p in extra.values():
@@ -210,6 +233,30 @@ def _out_str(d: dict) -> str:
 
 def _short(s: str, n: int) -> str:
     return s if len(s) <= n else "…" + s[-(n - 1):]
+
+
+def cmd_reduce(args) -> int:
+    from .backends import resolve
+    from .reduce.session import Options, PropertyDoesNotHold, reduce_script
+    _read(args.script)  # a script fmin cannot read stops here, before any worker starts
+    prop = _property(args)
+    backend = resolve(args.backend)
+    opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
+                  seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
+                  max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet)
+    try:
+        rep = reduce_script(args.script, prop, opt)
+    except PropertyDoesNotHold as e:
+        print(f"fmin: {args.script}: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    print(f"{args.script}: ops {rep['ops_before']} -> {rep['ops_after']}, inputs {rep['inputs_before']} -> "
+          f"{rep['inputs_after']}, outputs {rep['outputs_before']} -> {rep['outputs_after']}, "
+          f"{rep['oracle_calls']} oracle calls ({rep['cache_hits']} cached), {rep['seconds']} s")
+    print(f"property: {rep['property']}   replays: {rep['replays']}")
+    print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
+    return 130 if rep["interrupted"] else 0
 
 
 def cmd_upgrade(args) -> int:

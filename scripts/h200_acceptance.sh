@@ -30,7 +30,7 @@ done
       "$up/direct_shape_ops.py" > "$up/zz_hang.py"
   python3 -m minimizer check --backend nvfuser --jobs 2 --timeout 45 --json \
       "$up/zz_crash.py" "$up/direct_rmsnorm_fwd.py" "$up/zz_hang.py" "$up/legacy_softmax_fwd.py" > "$out/inject.jsonl" 2>&1
-  python3 scripts/bench_oracle.py --backend nvfuser inductor reference --device cuda -n 8 --fresh-n 2 > "$out/bench_oracle.md" 2>&1
+  python3 scripts/bench_oracle.py --backend nvfuser inductor reference --device cuda -n 6 --fresh-n 2 > "$out/bench_oracle.md" 2>&1
 )
 (
   source .nvf/activate.sh 29 > "$out/versions-29.txt" 2>&1

@@ -91,7 +91,8 @@ def run_script(text: str, path: str, *, device: str = "cuda", seed: int = 0, val
             legacy.FusionCache.reset()
         except Exception:
             pass
-    return run_with_modules(text, path, {}, _state["classes"], device, seed, values_path, classify)
+    return run_with_modules(text, path, {}, _state["classes"], device, seed, values_path, classify,
+                            options=options)
 
 
 def analyze_log(result: dict, log: str) -> None:

@@ -49,4 +49,5 @@ def run_script(text: str, path: str, *, device: str = "cpu", seed: int = 0, valu
     if not _modules:
         warm(device)
     classes = {m.FusionDefinition for m in _modules.values()}
-    return run_with_modules(text, path, dict(_modules), classes, device, seed, values_path, classify)
+    return run_with_modules(text, path, dict(_modules), classes, device, seed, values_path, classify,
+                            options=options)

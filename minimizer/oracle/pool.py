@@ -165,7 +165,7 @@ class Worker:
             try:
                 self.proc.stdin.write(json.dumps({"op": "exit"}) + "\n")
                 self.proc.stdin.flush()
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=1)  # then killed: compile pools of its own may linger
             except (OSError, subprocess.TimeoutExpired, ValueError):
                 pass
         self.kill()

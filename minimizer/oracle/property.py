@@ -431,8 +431,14 @@ class Verdict:
     evidence: Evidence
 
     def to_json(self) -> dict:
-        return {"holds": self.holds,
-                "checks": {k: {"holds": ok, "reason": why} for k, (ok, why) in self.checks.items()}}
+        d = {"holds": self.holds,
+             "checks": {k: {"holds": ok, "reason": why} for k, (ok, why) in self.checks.items()}}
+        ev = self.evidence
+        if ev.comparison is not None:
+            d["comparison"] = ev.comparison.to_json()
+        if ev.times and ev.baseline_times:
+            d["timings"] = {"backend": ev.times, "baseline": ev.baseline_times}
+        return d
 
 
 def evaluate(prop: Property, script_text: str, path: str, pool, *, extra_pools: Mapping[str, Any] | None = None,
@@ -580,7 +586,12 @@ def run_shell_test(command: str, script_text: str, path: str, timeout: float = 3
         env = {**os.environ, "FMIN_SCRIPT": copy, "FMIN_CWD": cwd,
                "FMIN_ORIGINAL": os.path.abspath(path) if path and not path.startswith("<") else ""}
         t0 = time.perf_counter()
-        p = subprocess.Popen([shell, "-c", cmd, "fmin-test", copy], cwd=d, env=env, stdin=subprocess.DEVNULL,
+        words = shlex.split(cmd)
+        if len(words) == 1 and os.access(words[0], os.X_OK):
+            argv = [words[0], copy]   # a test script, picire-style: the candidate's path is its $1
+        else:
+            argv = [shell, "-c", cmd, "fmin-test", copy]   # a shell snippet: "$1" is the candidate
+        p = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             rc = p.wait(timeout=timeout)

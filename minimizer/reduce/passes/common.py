@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ... import dtypes
-from ...program.model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, is_input_decl
+from ...program.model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, contiguous_strides, is_input_decl
 from .. import analysis
 
 SCALAR_TYPES = (bool, int, float, complex)
@@ -103,6 +103,15 @@ def strides_in_order(shape, alloc, expanded) -> tuple[int, ...]:
     return tuple(out)
 
 
+def tensor_arg(shape, strides, dtype: str, device: str) -> TensorArg:
+    """A ``TensorArg``, with row-major strides whenever torch would call it contiguous (that is
+    how the printer writes it, so the program reads back equal)."""
+    a = TensorArg(tuple(shape), tuple(strides), dtype, device)
+    if a.is_contiguous() and a.strides != contiguous_strides(a.shape):
+        a = TensorArg(a.shape, contiguous_strides(a.shape), dtype, device)
+    return a
+
+
 def device_of(program: Program) -> str:
     for a in program.inputs or ():
         if isinstance(a, TensorArg):
@@ -148,7 +157,7 @@ def tensor_input(program: Program, name: str, t, bcast, alloc: list[int] | None 
                 order[d] = n - 1 - pos
             args.append(("stride_order", tuple(order)))
     stmt = Stmt((name,), "define_tensor", tuple(args), npos=0)
-    return stmt, TensorArg(shape, strides, dt, device_of(program))
+    return stmt, tensor_arg(shape, strides, dt, device_of(program))
 
 
 def alloc_order(t) -> list[int] | None:

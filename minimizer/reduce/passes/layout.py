@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from ...program.interpret import _alloc_dims
 from .base import Candidates, Pass
-from .common import input_arg, input_decls, plain_strides, replace_input
-
 from ...program.model import TensorArg
+from .common import input_arg, input_decls, plain_strides, replace_input, tensor_arg
 
 
 def _dims(s, a: TensorArg):
@@ -50,41 +49,49 @@ def plain(s, a: TensorArg, flatten_expanded: bool):
         new = new.with_arg("contiguous", tuple(True for _ in shape))
     else:
         new = new.with_arg("contiguity", tuple(None if one[d] or expanded[d] else True for d in range(a.ndim)))
-    arg = TensorArg(tuple(shape), plain_strides(shape, expanded), a.dtype, a.device)
+    arg = tensor_arg(shape, plain_strides(shape, expanded), a.dtype, a.device)
     return new, arg
 
 
-def cost(program) -> int:
-    """Non-plain layout facts over all inputs: a non-identity ``stride_order``, each False
+def input_cost(s, a: TensorArg) -> int:
+    """Non-plain layout facts of one input: a non-identity ``stride_order``, each False
     contiguity flag, non-row-major strides."""
     n = 0
+    order = s.arg("stride_order")
+    if order and tuple(order) != tuple(range(a.ndim - 1, -1, -1)):
+        n += 1
+    for key in ("contiguity", "contiguous"):
+        c = s.arg(key)
+        if isinstance(c, tuple):
+            n += sum(1 for f in c if f is False)
+        elif c is False:
+            n += 1
+    dims = _dims(s, a)
+    expanded = dims[1] if dims is not None else [st == 0 and sz != 1 for sz, st in zip(a.shape, a.strides)]
+    if tuple(a.strides) != plain_strides(a.shape, expanded) and not a.is_contiguous():
+        n += 1
+    return n
+
+
+def cost(program) -> int:
+    """``input_cost`` summed over the tensor inputs: what this pass brings to 0."""
+    n = 0
     for i in input_decls(program):
-        s, a = program.stmts[i], input_arg(program, i)
-        if not isinstance(a, TensorArg):
-            continue
-        order = s.arg("stride_order")
-        if order and tuple(order) != tuple(range(a.ndim - 1, -1, -1)):
-            n += 1
-        for key in ("contiguity", "contiguous"):
-            c = s.arg(key)
-            if isinstance(c, tuple):
-                n += sum(1 for f in c if f is False)
-            elif c is False:
-                n += 1
-        dims = _dims(s, a)
-        expanded = dims[1] if dims is not None else [st == 0 and sz != 1 for sz, st in zip(a.shape, a.strides)]
-        if tuple(a.strides) != plain_strides(a.shape, expanded) and not a.is_contiguous():
-            n += 1
+        a = input_arg(program, i)
+        if isinstance(a, TensorArg):
+            n += input_cost(program.stmts[i], a)
     return n
 
 
 def apply(program, decls: list[int], flatten_expanded: bool):
+    """Plain layouts for the inputs in ``decls`` whose layout is not plain already (or that
+    shrink by flattening)."""
     for i in decls:
-        a = input_arg(program, i)
+        a, s = input_arg(program, i), program.stmts[i]
         if not isinstance(a, TensorArg):
             continue
-        p = plain(program.stmts[i], a, flatten_expanded)
-        if p is not None:
+        p = plain(s, a, flatten_expanded)
+        if p is not None and (input_cost(*p) < input_cost(s, a) or p[1].numel() < a.numel()):
             program = replace_input(program, i, *p)
     return program
 
