@@ -28,10 +28,10 @@ def nvfuser_fusion_id9(fd : FusionDefinition) -> None :
     S18 = fd.ops.at(V17, index=0)
     S19, = fd.ops.tensor_sizes(T2)
     S20 = fd.ops.div(S19, S18)
-    T21 = fd.ops.reshape(T14, new_shape=[S15, S16, S20, S18])
-    T22 = fd.ops.permute(T21, dims=[0, 2, 1, 3])
-    T23 = fd.ops.matmul(T22, T3)
-    fd.add_output(T23)
+    T22 = fd.ops.reshape(T14, new_shape=[S15, S16, S20, S18])
+    T23 = fd.ops.permute(T22, dims=[0, 2, 1, 3])
+    T24 = fd.ops.matmul(T23, T3)
+    fd.add_output(T24)
 
 with FusionDefinition() as fd:
     nvfuser_fusion_id9(fd)

@@ -33,8 +33,10 @@ class FusionError(Exception):
 
 @dataclass
 class TensorFacts:
-    """What nvFuser knows about a tensor beyond its value: which dims are broadcast."""
+    """What nvFuser knows about a tensor beyond its value: which dims are broadcast, and whether
+    it is a pad's output (``cat(manual_padding=True)`` needs that)."""
     bcast: tuple[bool, ...]
+    padded: bool = False
 
 
 @dataclass
@@ -175,6 +177,13 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> d
                 and not isinstance(given[p.name], Ref) and given[p.name] is not None:
             raise FusionError(f"fd.ops.{spec.name}(): the legacy frontend takes no Python number "
                               f"for '{p.name}'; define it with fd.define_scalar", "definition", i)
+    if spec.name == "cat" and kw.get("manual_padding"):
+        # nvFuser's cat(manual_padding=True) expects every input to be a pad's output (its
+        # lowered form); measured on the H200: probe slice_cat.py fails in ops/alias.cpp
+        for t in given.get("tensors") or ():
+            if isinstance(t, Ref) and not getattr(facts.get(t.name), "padded", False):
+                raise FusionError("fd.ops.cat: Expected all inputs to be padded when manual_padding is True",
+                                  "definition", i)
     bcast = None
     if spec.elementwise:
         bcast, cut = _check_broadcast(spec, s, i, kw, given, facts)
@@ -202,7 +211,7 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> d
                 flags = bcast
             else:
                 flags = _propagate_bcast(spec.name, kw, given, facts, val)
-            facts[name] = TensorFacts(flags)
+            facts[name] = TensorFacts(flags, padded=spec.name == "pad")
     return out_vals
 
 

@@ -4,7 +4,10 @@ a binary op with a same-shaped operand...); the op then dies. The op catalog say
 may stand in (``OpSpec.bypass``).
 
 Chunked over the bypassable ops (halves, quarters, ..., single ops), each op in a chunk taking
-its first fitting operand; for a single op every fitting operand is tried in turn.
+its first fitting operand; for a single op every fitting operand is tried in turn. "Fitting"
+means the same shape, dtype and broadcast dims (a broadcast standing in for a full tensor would
+meet other broadcasts of other extents); a scalar fits when it is a float, or an equal int (ints
+may be extents).
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from ...ops import lookup
 from ...program.model import Ref
 from .. import analysis
 from .base import Candidates, Pass, chunks
-from .common import is_scalar, is_tensor
+from .common import bcast_flags, is_scalar, is_tensor
 
 
 def fitting(program, info, defs, i: int) -> list[str]:
@@ -30,10 +33,11 @@ def fitting(program, info, defs, i: int) -> list[str]:
             continue
         op = info.value(defs[i][v.name], v.name)
         if is_tensor(res) and is_tensor(op):
-            if tuple(op.shape) == tuple(res.shape) and op.dtype == res.dtype:
+            if tuple(op.shape) == tuple(res.shape) and op.dtype == res.dtype \
+                    and bcast_flags(program, info, v.name, op) == bcast_flags(program, info, s.outs[0], res):
                 out.append(p)
-        elif is_scalar(res) and is_scalar(op) and type(op) is type(res):
-            out.append(p)
+        elif is_scalar(res) and is_scalar(op) and type(op) is type(res) and (isinstance(res, float) or op == res):
+            out.append(p)  # ints may be extents: only an equal one may stand in
     return out
 
 

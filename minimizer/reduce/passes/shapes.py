@@ -3,7 +3,8 @@
 Extents that must be equal meet in elementwise ops, reshapes, broadcasts, slices... Following
 them through the program exactly is not needed: every place that holds an extent-like integer
 (input extents in ``inputs``, static extents in ``define_tensor``, int literals in shape lists
-of ops (``broadcast_in_dim``/``expand``/``full`` shapes, ``reshape`` shapes, ``slice`` bounds),
+of ops (``broadcast_in_dim``/``expand``/``full`` shapes, ``reshape`` shapes, ``slice`` bounds, ``iota``
+lengths),
 and ``define_scalar`` ints that feed shape lists or vectors) is grouped by its value, and a
 candidate changes a whole group at once: 1 first, then half. So 1024 in an input and in a
 ``broadcast_in_dim`` shape shrink together; a 768 = 4*6*32 that a reshape splits stays (the
@@ -12,11 +13,14 @@ static check rejects the inconsistent candidates for free). Largest extents firs
 from __future__ import annotations
 
 from ...program.model import Ref, TensorArg
+from .. import analysis
 from .base import Candidates, Pass
 from .common import strides_in_order, tensor_arg
 
 #: shape-like parameters of ops whose int entries are extents (or bounds in extents)
 SHAPE_PARAMS = frozenset({"shape", "new_shape", "original_shape", "start_indices", "end_indices"})
+#: scalar parameters that are extents
+EXTENT_SCALARS = {"iota": ("length",)}
 
 
 def _is_int(v) -> bool:
@@ -43,6 +47,12 @@ def sites(program) -> list[tuple]:
                 if isinstance(v, tuple):
                     out += [("lit", i, p, d, x) for d, x in enumerate(v) if _is_int(x) and x >= 2]
                     shape_users.update(r.name for r in v if isinstance(r, Ref))
+            for p in EXTENT_SCALARS.get(s.op, ()):
+                v = s.arg(p)
+                if _is_int(v) and v >= 2:
+                    out.append(("one", i, p, v))
+                elif isinstance(v, Ref):
+                    shape_users.add(v.name)
     for i, s in enumerate(program.stmts):
         if s.call in ("define_scalar", "define_constant") and s.outs and s.outs[0] in shape_users:
             x = s.arg("value")
@@ -73,16 +83,26 @@ def resize(program, old: int, new: int):
     """Every extent-like ``old`` becomes ``new``."""
     hits = [s for s in sites(program) if s[-1] == old]
     stmts, inputs = list(program.stmts), list(program.inputs or ())
+    decl_of = {k: i for i, ks in analysis.input_slots(program).items() for k in ks}
     for site in hits:
         if site[0] == "arg":
             _, k, d, _ = site
             a = inputs[k]
             shape = a.shape[:d] + (new,) + a.shape[d + 1:]
             inputs[k] = _resized(a, shape)
+            decl = stmts[decl_of[k]]
+            if new == 1 and a.strides[d] == 0 and isinstance(decl.arg("shape"), tuple) \
+                    and len(decl.arg("shape")) == a.ndim:
+                # an expanded dim of extent 1 is a plain broadcast: declare it so
+                ds = decl.arg("shape")
+                stmts[decl_of[k]] = decl.with_arg("shape", ds[:d] + (1,) + ds[d + 1:])
         elif site[0] == "lit":
             _, i, p, d, _ = site
             v = stmts[i].arg(p)
             stmts[i] = stmts[i].with_arg(p, v[:d] + (new,) + v[d + 1:])
+        elif site[0] == "one":
+            _, i, p, _ = site
+            stmts[i] = stmts[i].with_arg(p, new)
         else:
             _, i, _ = site
             stmts[i] = stmts[i].with_arg("value", new)
