@@ -106,6 +106,11 @@ fd.execute(inputs)
 
 SCRIPTS = {"legacy": LEGACY, "direct": DIRECT, "messy": MESSY}
 
+#: passes whose candidates may be ill-formed (the static check weeds them out): new extents that a
+#: reshape or slice ties to others, a Float input meeting a BFloat16 one in a cat, a flattened
+#: expanded dim whose extent a later op reads
+GUESSES = {"shrink-shapes", "simplify-dtypes", "plain-layouts"}
+
 
 def programs():
     return {k: parse(v) for k, v in SCRIPTS.items()}
@@ -154,8 +159,7 @@ def test_candidates_are_well_formed(pass_, script):
         try:
             static.check(c)
         except FusionError:
-            # only shape shrinking may guess wrong (extents that a reshape or slice ties together)
-            assert pass_.name == "shrink-shapes", (pass_.name, pos, to_source(c))
+            assert pass_.name in GUESSES, (pass_.name, pos, to_source(c))
             continue
         valid += 1
         again = parse(to_source(c))
@@ -178,10 +182,10 @@ def test_corpus_candidates_are_valid(path):
     prog = parse_file(f"{CORPUS}/{path}")
     info = static.check(prog)
     for pass_ in PASSES:
-        if pass_.name in ("shrink-shapes",):
-            continue
         for pos, c in pass_.candidates(prog, info):
             c = analysis.dce(c)
+            if pass_.name in GUESSES and not static.is_valid(c):
+                continue
             static.check(c)
             again = parse(to_source(c))
             assert again.stmts == c.stmts and again.inputs == c.inputs, (pass_.name, pos)
@@ -243,12 +247,22 @@ def test_value_to_input_keeps_broadcasts_and_layouts():
     a = arg_of(c, expanded[0].outs[0])
     assert a.strides[0] == 0 and a.dtype == "Float"
     assert expanded[0].outs[0].startswith("tv")
-    # the permute's result: a plain row-major input, and a variant that keeps its column-major layout
-    permuted = [c for _, c in got if any(s.arg("stride_order") == (0, 1) for s in c.input_stmts()
-                                         if s.outs[0] != "tv0")]
-    assert permuted
-    s = next(s for s in permuted[0].input_stmts() if s.arg("stride_order") == (0, 1) and s.outs[0] != "tv0")
-    assert arg_of(permuted[0], s.outs[0]).strides == (1, 32)
+    # the permute of a column-major input is row-major: one plain candidate for it
+    assert not any(s.arg("stride_order") == (0, 1) for _, c in got for s in c.input_stmts() if s.outs[0] != "tv0")
+    # the permute of a row-major input: a plain input, and a variant that keeps its layout
+    row = parse(DIRECT.replace(", stride_order=[0, 1]", "").replace(
+        "torch.randn(512, dtype=torch.float16, device='cuda:0').as_strided((16, 32), (1, 16))",
+        "torch.testing.make_tensor((32, 16), dtype=torch.float16, device='cuda:0')").replace(
+        "dims=[1, 0]", "dims=[1, 0]"))
+    row = row.replace(stmts=tuple(s.with_arg("dims", (1, 0)) if s.op == "permute" else s for s in row.stmts),
+                      inputs=(TensorArg((16, 32), (32, 1), "Half", "cuda:0"),) + row.inputs[1:])
+    static.check(row)
+    got = cands(ValueToInput(), row)
+    kept = [c for _, c in got if any(s.arg("stride_order") == (0, 1) for s in c.input_stmts())]
+    assert len(kept) == 1
+    s = next(s for s in kept[0].input_stmts() if s.arg("stride_order") == (0, 1))
+    assert arg_of(kept[0], s.outs[0]) == TensorArg((32, 16), (1, 32), "Half", "cuda:0")
+    assert kept[0].n_ops() == row.n_ops() - 1
 
 
 def test_value_to_input_scalar_becomes_scalar_input():
@@ -271,7 +285,8 @@ def test_bypass_keeps_shapes():
             assert c.n_ops() < prog.n_ops()
     # the mul by a scalar is bypassed by its tensor operand, never by the scalar
     prog = parse(LEGACY)
-    c = next(c for _, c in cands(Bypass(), prog) if not any(s.op == "mul" and s.arg("rhs") == Ref("S9") for s in c.stmts))
+    c = next(c for _, c in cands(Bypass(), prog) if c.n_ops() == prog.n_ops() - 1
+             and not any(s.op == "mul" and s.arg("rhs") == Ref("S9") for s in c.stmts))
     assert any(s.op == "sum" and s.arg("arg") == Ref("T8") for s in c.stmts)
 
 

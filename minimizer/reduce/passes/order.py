@@ -13,25 +13,25 @@ from .base import Candidates, Pass
 from .common import bound_once, input_decls
 
 
+def _first_use_order(program) -> list[int]:
+    """Declaration indices sorted by the first statement that reads each (binding-aware)."""
+    uses = analysis.users(program)
+    decls = input_decls(program)
+    end = len(program.stmts)
+    return sorted(decls, key=lambda i: (min(uses[i], default=end), i))
+
+
 def canonical_decl_order(program) -> list[int] | None:
     """Declaration indices in canonical order, or None when names are rebound."""
     if not bound_once(program):
         return None
-    decls = input_decls(program)
-    first = {}
-    for i in decls:
-        name = program.stmts[i].outs[0] if program.stmts[i].outs else None
-        first[i] = next((k for k, s in enumerate(program.stmts) if name is not None and name in s.uses()),
-                        len(program.stmts))
-    return sorted(decls, key=lambda i: (first[i], i))
+    return _first_use_order(program)
 
 
 def cost(program) -> int:
     """How far the declarations are from canonical: pairs out of order, plus declarations that
-    come after a non-declaration statement."""
-    want = canonical_decl_order(program)
-    if want is None:
-        return 0
+    come after a non-declaration statement. (Renaming never changes it.)"""
+    want = _first_use_order(program)
     decls = input_decls(program)
     rank = {i: r for r, i in enumerate(want)}
     inv = sum(1 for a in range(len(decls)) for b in range(a + 1, len(decls)) if rank[decls[a]] > rank[decls[b]])

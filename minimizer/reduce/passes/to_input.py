@@ -7,7 +7,7 @@ where it was computed; dead code elimination then removes the whole upstream reg
 alone kept alive. A tensor becomes a ``define_tensor`` of the same shape and dtype, row-major
 and contiguous, broadcast dims kept as broadcasts (extent 1 declared 1; expanded ones as stride-0
 inputs); a scalar becomes ``define_scalar(None, dtype=...)`` with its value in ``inputs``. For a
-single op whose result is laid out non-row-major (a permute, ``stride_order``), a second
+single ``permute`` or ``stride_order`` op whose result is laid out non-row-major, a second
 candidate keeps that layout with ``stride_order``. Vectors stay computed.
 """
 from __future__ import annotations
@@ -16,6 +16,11 @@ from ...program.model import DType, Ref
 from .. import analysis
 from .base import Candidates, Pass, chunks
 from .common import alloc_order, bcast_flags, is_scalar, is_tensor, new_name, scalar_input, smaller, tensor_input
+
+
+#: ops whose result's layout is the point of the op (elsewhere torch's meta strides say little
+#: about nvFuser's allocation, so only these get a layout-keeping variant)
+LAYOUT_OPS = frozenset({"permute", "stride_order"})
 
 
 class ValueToInput(Pass):
@@ -33,7 +38,7 @@ class ValueToInput(Pass):
             window = set(ops[off:off + n])
             escaping = _escaping(program, defs, window)
             variants = [False]
-            if n == 1 and len(escaping) == 1:
+            if n == 1 and len(escaping) == 1 and program.stmts[escaping[0][0]].op in LAYOUT_OPS:
                 i, name = escaping[0]
                 t = info.value(i, name)
                 if is_tensor(t) and alloc_order(t) not in (None, list(range(t.ndim))):
