@@ -9,7 +9,7 @@ from minimizer.program import parse, parse_file, to_source
 from minimizer.program.interpret import FusionError
 from minimizer.program.model import DType, Ref, ScalarArg, TensorArg, is_input_decl
 from minimizer.reduce import analysis, static
-from minimizer.reduce.passes import (PASSES, Bypass, CanonicalInputOrder, CutAtIntermediate, DropOutputs,
+from minimizer.reduce.passes import (PASSES, Bypass, CanonicalInputOrder, CutAtIntermediate,
                                      MergeInputs, PlainLayouts, Rename, ShrinkShapes, SimplifyDtypes,
                                      SimplifyScalars, ValueToInput, cosmetic_key)
 from minimizer.reduce.passes.cut import schedule

@@ -16,6 +16,7 @@ compiler bug), graph break in fmin's own translation (a bug of ours).
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 from typing import Any
@@ -59,6 +60,8 @@ def _pyname(name: str) -> str:
 def _expr(v: Any) -> str:
     if isinstance(v, Ref):
         return _pyname(v.name)
+    if isinstance(v, float) and not math.isfinite(v):
+        return f"float({str(v)!r})"
     if isinstance(v, tuple):
         return "(" + "".join(_expr(x) + ", " for x in v) + ")"
     if hasattr(v, "name") and type(v).__name__ == "DType":
@@ -66,9 +69,19 @@ def _expr(v: Any) -> str:
     return repr(v)
 
 
-def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]]):
-    """Source of ``fusion(*inputs)`` and the names of its inputs; outputs and aliased outputs are
-    returned as two tuples."""
+def _host_value(v) -> bool:
+    """Scalars and size vectors: host values, not tensors."""
+    if isinstance(v, tuple):
+        return all(_host_value(x) for x in v)
+    return isinstance(v, (bool, int, float, complex))
+
+
+def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], values=None):
+    """Source of ``fusion(*inputs)``, returning (outputs, aliased outputs).
+
+    Statements computing only host values (scalar arithmetic, ``size``/``shape`` queries) are
+    emitted as the constants the static run found: the compile specialises on scalars anyway
+    (``dynamic=False``), and Dynamo cannot trace a torch op that returns a Python number."""
     lines, args = [], []
     k = 0
     outs, aliases = [], []
@@ -94,6 +107,11 @@ def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]]):
                 aliases.append((_expr(s.arg("alias_input")), _expr(s.arg("output"))))
             else:
                 outs.append(_expr(s.arg("output")))
+        elif values is not None and i < len(values) and s.outs and all(
+                n is None or (n in values[i] and _host_value(values[i][n])) for n in s.outs):
+            for n in s.outs:
+                if n is not None:
+                    lines.append(f"{_pyname(n)} = {_expr(values[i][n])}")
         else:
             spec = CATALOG[s.call]
             given = dict(s.args)
@@ -151,7 +169,7 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
                    if isinstance(x, torch.Tensor) else x for x in inputs]
     checked = interpret(stmts, meta_inputs, frontend=frontend, ctx=Ctx(device="meta", frontend=frontend),
                         keep_values=True)
-    src = translate(stmts, frontend, checked.narrowed)
+    src = translate(stmts, frontend, checked.narrowed, checked.values)
     g = {"R": {k: v.ref for k, v in CATALOG.items() if v.ref is not None},
          "CTX": Ctx(device=device, generator=None, frontend=frontend), "torch": torch}
     exec(compile(src, "<fmin-inductor-fusion>", "exec"), g)

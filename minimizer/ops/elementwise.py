@@ -62,9 +62,12 @@ def weak(v, like: torch.Tensor):
     return torch.tensor(v, dtype=dt, device=like.device)
 
 
+@torch.compiler.assume_constant_result
 def result_dtype(*vals) -> torch.dtype:
     """torch's n-ary promotion over tensors and Python numbers: dimensioned tensors outrank
-    0-dim tensors, which outrank numbers, unless a lower group holds a higher category."""
+    0-dim tensors, which outrank numbers, unless a lower group holds a higher category.
+    (A constant for the compiler: it depends on dtypes and Python types only, and lets the
+    inductor backend trace the references that call it.)"""
     dims = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.ndim > 0]
     zeros = [v.dtype for v in vals if isinstance(v, torch.Tensor) and v.ndim == 0]
     nums = [v for v in vals if not isinstance(v, torch.Tensor) and v is not None]

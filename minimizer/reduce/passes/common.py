@@ -11,13 +11,6 @@ from .. import analysis
 SCALAR_TYPES = (bool, int, float, complex)
 
 
-def value_at(program: Program, info, stmt: int, name: str, defs=None):
-    """The (meta) value the use of ``name`` in statement ``stmt`` sees."""
-    defs = defs if defs is not None else analysis.definitions(program)
-    j = defs[stmt].get(name)
-    return None if j is None else info.value(j, name)
-
-
 def is_tensor(v) -> bool:
     return isinstance(v, torch.Tensor)
 
@@ -208,11 +201,5 @@ def input_arg(program: Program, decl: int):
     if not slots or len(slots) != 1 or program.inputs is None:
         return None
     return program.inputs[slots[0]]
-
-
-def with_args(s: Stmt, **kw) -> Stmt:
-    for k, v in kw.items():
-        s = s.with_arg(k, v)
-    return s
 
 

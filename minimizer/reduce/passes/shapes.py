@@ -3,10 +3,9 @@
 Extents that must be equal meet in elementwise ops, reshapes, broadcasts, slices... Following
 them through the program exactly is not needed: every place that holds an extent-like integer
 (input extents in ``inputs``, static extents in ``define_tensor``, int literals in shape lists
-of ops (``broadcast_in_dim``/``expand``/``full`` shapes, ``reshape`` shapes, ``slice`` bounds, ``iota``
-lengths),
-and ``define_scalar`` ints that feed shape lists or vectors) is grouped by its value, and a
-candidate changes a whole group at once: 1 first, then half. So 1024 in an input and in a
+of ops (``broadcast_in_dim``/``expand``/``full`` shapes, ``reshape`` shapes, ``slice`` bounds),
+``iota`` lengths, and ``define_scalar`` ints that feed shape lists or vectors) is grouped by its
+value, and a candidate changes a whole group at once: 1 first, then half. So 1024 in an input and in a
 ``broadcast_in_dim`` shape shrink together; a 768 = 4*6*32 that a reshape splits stays (the
 static check rejects the inconsistent candidates for free). Largest extents first.
 """

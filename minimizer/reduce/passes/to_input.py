@@ -33,8 +33,8 @@ class ValueToInput(Pass):
         defs = analysis.definitions(program)
         pos = -1
         for off, n in chunks(len(ops)):
-            if n == len(ops) and len(ops) > 1:
-                continue
+            if n == len(ops):
+                continue  # every op at once: a fusion of inputs only
             window = set(ops[off:off + n])
             escaping = _escaping(program, defs, window)
             variants = [False]
