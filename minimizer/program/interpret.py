@@ -420,7 +420,9 @@ def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
             continue
         if shape[d] == 1:
             raise FusionError(f"{name}: the contiguity of a broadcast dimension must be None", "definition")
-        if flag and sizes[d] != 1 and strides[d] != expected_next:
+        if sizes[d] == 1:
+            continue  # the stride of an extent-1 dim means nothing (as in torch)
+        if flag and strides[d] != expected_next:
             raise FusionError(f"Input {k}, {name}'s stride mismatch with contiguity info. dim {d}: "
                               f"expected stride {expected_next}, got {strides[d]}", "input")
         expected_next = strides[d] * sizes[d]

@@ -13,7 +13,8 @@ import libcst as cst
 
 from .. import dtypes
 from ..ops import lookup
-from .model import DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, TensorArg
+from .model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, TensorArg,
+                    contiguous_strides)
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:
@@ -26,7 +27,7 @@ def to_source(program: Program, dialect: Dialect | None = None) -> str:
             and program.func_name == src.func.name.value:
         return src.text
     module = src.module
-    body_nodes = _body_nodes(program.stmts, program.fd_name, dialect, same_dialect, src.dialect)
+    body_nodes = _body_nodes(program.stmts, program.fd_name, dialect, same_dialect, src.dialect, src.stmts)
     new_func = src.func.with_changes(body=src.func.body.with_changes(body=body_nodes))
     replacements: dict[cst.CSTNode, cst.CSTNode] = {src.func: new_func}
     if src.inputs is not None and program.inputs is not None and program.inputs != src.input_args:
@@ -46,7 +47,7 @@ class _Replace(cst.CSTTransformer):
         return self.mapping.get(original_node, updated_node)
 
 
-def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialect: Dialect) -> list:
+def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialect: Dialect, parsed=()) -> list:
     """Statements parsed from one line (a call nested in a call) print as that line again while
     all of them are unchanged and still together; otherwise each is rendered on its own line."""
     nodes, i = [], 0
@@ -57,11 +58,11 @@ def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialec
             j += 1
         group = stmts[i:j]
         if len(group) > 1 and same_dialect and all(_unchanged(s) for s in group) \
-                and _group_size(o.node, stmts) == len(group):
+                and _group_size(o.node, parsed) == len(group):
             nodes.append(o.node)
         else:
             for k, s in enumerate(group):
-                alone = o is not None and len(group) == 1 and _group_size(o.node, stmts) == 1
+                alone = o is not None and len(group) == 1 and _group_size(o.node, parsed) == 1
                 node = _stmt_node(s, fd, dialect, alone and _portable(s, fd, src_dialect, dialect))
                 if k > 0 and s.origin is not None:
                     node = node.with_changes(leading_lines=())
@@ -206,7 +207,7 @@ def render_input(a: InputArg) -> str:
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
     dev = a.device
     shape = _tuple(a.shape)
-    if a.is_contiguous():
+    if a.strides == contiguous_strides(a.shape):
         return f"torch.testing.make_tensor({shape}, dtype={tdt}, device='{dev}')"
     n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
     if a.dtype in dtypes.FLOATING or a.dtype in dtypes.COMPLEX:

@@ -276,7 +276,7 @@ class _Reader:
         inner, aliases = self._read_call(node, self._fd, self._frontend, defined)
         if self._n_outputs(inner) != 1:
             self.fail(node, "expected a call with one result when nested inside another call")
-        name = _fresh(defined | {n for s in self._nested for n in s.outs}, self._nested)
+        name = _fresh(defined | {n for s in self._nested for n in s.outs}, self._nested, self.where(node)[0])
         self._nested.append(Stmt((name,), inner.call, inner.args, inner.npos))
         defined.add(name)
         return Ref(name)
@@ -340,11 +340,13 @@ class _Reader:
         self.fail(node, "expected a fusion value, a number, a list or DataType.<name> here")
 
 
-def _fresh(defined: set[str], taken: list) -> str:
+def _fresh(defined: set[str], taken: list, line: int) -> str:
+    """A name for a nested call's result: per line, so re-reading a printed program gives the
+    same names."""
     k = len(taken)
-    while f"fmin_t{k}" in defined:
+    while f"fmin_t{line}_{k}" in defined:
         k += 1
-    return f"fmin_t{k}"
+    return f"fmin_t{line}_{k}"
 
 
 def _dotted(node: cst.BaseExpression) -> str:

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..program.interpret import FusionError
-from ..program.model import Program, TensorArg
+from ..program.model import Program
 from ..program.printer import to_source
 from . import analysis, static
-from .passes import PASSES, Pass
+from .passes import PASSES, Pass, cosmetic_key
 
 
 @dataclass
@@ -63,9 +63,11 @@ class Result:
     also_interesting: list[str] = field(default_factory=list)
 
 
-def order_key(p: Program, text: str) -> tuple:
-    elems = sum(a.numel() for a in (p.inputs or ()) if isinstance(a, TensorArg))
-    return analysis.size(p) + (elems, len(text), text)
+def order_key(p: Program, text: str, info=None) -> tuple:
+    """Smaller is better: (ops, inputs, outputs), then what the cosmetic passes lower (input
+    elements, extents, dtypes, layouts, scalars, input order, names), then bytes and the text
+    itself (a total order, so ties cannot loop)."""
+    return analysis.size(p) + cosmetic_key(p, info) + (len(text), text)
 
 
 class Reducer:
@@ -91,6 +93,7 @@ class Reducer:
         self.start_bytes = len(self.best_text)
         self._t0 = time.perf_counter()
         self._pass_name = ""
+        self._key = None
 
     # ---- the loop ----
     def run(self) -> Result:
@@ -159,12 +162,12 @@ class Reducer:
         """Dead code out, then the static check and the cache; None when not worth testing."""
         cand = analysis.dce(cand)
         try:
-            static.check(cand)
+            info = static.check(cand)
         except FusionError:
             st.invalid += 1
             return None
         text = to_source(cand)
-        if order_key(cand, text) >= order_key(self.best, self.best_text):
+        if order_key(cand, text, info) >= self._best_key():
             return None
         if text in self.cache:
             st.cached += 1
@@ -193,6 +196,11 @@ class Reducer:
             if holds:
                 return pos, cand, text
         return None
+
+    def _best_key(self) -> tuple:
+        if self._key is None or self._key[0] is not self.best:
+            self._key = (self.best, order_key(self.best, self.best_text))
+        return self._key[1]
 
     def _accept(self, cand: Program, text: str, st: PassStats) -> None:
         st.accepted += 1
