@@ -51,6 +51,9 @@ def _add_property_options(p: argparse.ArgumentParser) -> None:
                                                  "C-Reduce style); exit 0 = holds")
     g.add_argument("--test-timeout", metavar="S", type=float, default=None,
                    help="seconds --test may take (default: --timeout)")
+    g.add_argument("--order-dependent", action="store_true",
+                   help="the outcome (status, segments, schedulers) changes when the fusion inputs are permuted "
+                        "(declarations and inputs list together); reports the smallest permutation found")
 
 
 def _property(args):
@@ -59,7 +62,8 @@ def _property(args):
         return Property.from_options(
             segments=args.segments, schedulers=args.schedulers, error=args.error, mismatch=args.mismatch,
             slower=args.slower, baseline=args.baseline, repeats=args.repeats, test=args.test,
-            test_timeout=args.test_timeout or args.timeout)
+            test_timeout=args.test_timeout or args.timeout,
+            order_dependent=getattr(args, "order_dependent", False))
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -88,6 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "best-so-far of the same reduction")
     r.add_argument("-q", "--quiet", action="store_true", help="no status line")
 
+    i = sub.add_parser("isolate", help="which differences between a GOOD and a BAD script explain their "
+                                       "different outcomes (delta debugging over the aligned differences)")
+    i.add_argument("good", metavar="GOOD")
+    i.add_argument("bad", metavar="BAD")
+    _add_run_options(i)
+    i.add_argument("--out", metavar="DIR", help="where to write isolate.md/isolate.json (default: BAD without "
+                                                ".py, plus .isolate)")
+    i.add_argument("--max-tests", type=int, default=200, help="oracle calls per direction (default 200)")
+
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
     u.add_argument("script", metavar="SCRIPT")
     u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct")
@@ -95,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-_COMMANDS = ("check", "reduce", "upgrade")
+_COMMANDS = ("check", "reduce", "upgrade", "isolate")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_upgrade(args)
         if args.cmd == "reduce":
             return cmd_reduce(args)
+        if args.cmd == "isolate":
+            return cmd_isolate(args)
     except ScriptError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
@@ -257,6 +272,25 @@ def cmd_reduce(args) -> int:
     print(f"property: {rep['property']}   replays: {rep['replays']}")
     print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
     return 130 if rep["interrupted"] else 0
+
+
+def cmd_isolate(args) -> int:
+    from .backends import resolve
+    from .isolate import IsolateError, Options, isolate, summary_lines, write
+    _read(args.good)
+    _read(args.bad)
+    opt = Options(backend=resolve(args.backend), device=args.device or _default_device(), jobs=args.jobs,
+                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests)
+    try:
+        d = isolate(args.good, args.bad, opt=opt)
+    except IsolateError as e:
+        raise UsageError(f"{args.good} vs {args.bad}: {e}") from None
+    out = args.out or os.path.splitext(args.bad)[0] + ".isolate"
+    write(d, out)
+    for line in summary_lines(d):
+        print(line)
+    print(f"wrote {os.path.join(out, 'isolate.md')}, isolate.json")
+    return 1 if d["same_outcome"] else 0
 
 
 def cmd_upgrade(args) -> int:

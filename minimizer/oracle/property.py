@@ -50,6 +50,7 @@ class Evidence:
     baseline_times: list[float] | None = None   # baseline execute seconds, interleaved with ``times``
     baseline_failure: str | None = None
     shell: ShellResult | None = None
+    order: Any = None                           # ``order.OrderResult`` for --order-dependent
     notes: dict[str, str] = field(default_factory=dict)   # check name -> why it could not be judged
 
 
@@ -315,7 +316,27 @@ class ShellTest(Check):
         return f"`{self.command}` exits 0"
 
 
-CHECKS = {c.name: c for c in (Failure, Status, Segments, Schedulers, ErrorMatches, Mismatch, Slower, ShellTest)}
+@dataclass(frozen=True)
+class OrderDependent(Check):
+    """Permuting the fusion inputs (declarations and ``inputs`` list together) changes the outcome:
+    status/signature, segment count or scheduler multiset (see ``order.search``)."""
+    name: ClassVar[str] = "order-dependent"
+    max_swaps: int = 28
+    n_random: int = 4
+    seed: int = 0
+
+    def holds(self, o, ev):
+        r = ev.order
+        if r is None:
+            return False, ev.notes.get("order-dependent", "no permuted runs")
+        return r.found, r.words()
+
+    def describe(self):
+        return "the outcome depends on the input order"
+
+
+CHECKS = {c.name: c for c in (Failure, Status, Segments, Schedulers, ErrorMatches, Mismatch, Slower, ShellTest,
+                              OrderDependent)}
 
 
 @dataclass(frozen=True)
@@ -339,7 +360,8 @@ class Property:
     def from_options(cls, *, segments: str | None = None, schedulers: str | bool | None = None,
                      error: str | None = None, mismatch: bool = False, mismatch_scale: float = 1.0,
                      slower: float | None = None, baseline: str = "reference", repeats: int = 5,
-                     test: str | None = None, test_timeout: float = 300.0) -> "Property | None":
+                     test: str | None = None, test_timeout: float = 300.0,
+                     order_dependent: bool = False) -> "Property | None":
         """The property the command-line flags ask for; None when no flag is given.
         ``schedulers=True`` (the bare flag) means the original's multiset. Raises ValueError."""
         checks: list[Check] = []
@@ -355,6 +377,8 @@ class Property:
             checks.append(Slower(float(slower), baseline, max(1, int(repeats))))
         if test is not None:
             checks.append(ShellTest(test, test_timeout))
+        if order_dependent:
+            checks.append(OrderDependent())
         return cls(tuple(checks)) if checks else None
 
     def bind(self, original: Outcome) -> "Property":
@@ -438,6 +462,8 @@ class Verdict:
             d["comparison"] = ev.comparison.to_json()
         if ev.times and ev.baseline_times:
             d["timings"] = {"backend": ev.times, "baseline": ev.baseline_times}
+        if ev.order is not None:
+            d["order"] = ev.order.to_json()
         return d
 
 
@@ -464,7 +490,7 @@ def evaluate(prop: Property, script_text: str, path: str, pool, *, extra_pools: 
         return None
 
     keyed = prop.keyed()
-    order = sorted(keyed, key=lambda kc: {Mismatch: 1, ShellTest: 2, Slower: 3}.get(type(kc[1]), 0))
+    order = sorted(keyed, key=lambda kc: {Mismatch: 1, ShellTest: 2, Slower: 3, OrderDependent: 4}.get(type(kc[1]), 0))
     results: dict[str, tuple[bool, str]] = {}
     try:
         for key, c in order:
@@ -474,6 +500,8 @@ def evaluate(prop: Property, script_text: str, path: str, pool, *, extra_pools: 
                 ev.shell = run_shell_test(c.command, script_text, path, c.timeout)
             elif isinstance(c, Slower) and outcome is not None and outcome.ok:
                 _gather_timing(c, script_text, path, seed, pool, pool_for(c.baseline), ev)
+            elif isinstance(c, OrderDependent) and outcome is not None:
+                _gather_order(c, script_text, path, seed, outcome, pool, ev)
             results[key] = (False, "not run") if outcome is None and c.needs_outcome else c.holds(outcome, ev)
             if not results[key][0] and not all_checks:
                 break
@@ -546,6 +574,14 @@ def _gather_mismatch(c: Mismatch, text, path, seed, o: Outcome, pool, ref_pool, 
     ev.comparison = compare(list(outs) + list(ins[:n_in]), list(routs) + list(rins[:n_in]),
                             scale=c.scale, labels=labels) if len(outs) == len(routs) else \
         compare(outs, routs, scale=c.scale)
+
+
+def _gather_order(c: OrderDependent, text, path, seed, o: Outcome, pool, ev: Evidence) -> None:
+    from . import order
+    try:
+        ev.order = order.gather(c, text, path, seed, o, pool)
+    except Exception as e:   # a script the model cannot reorder: say so rather than fail the run
+        ev.notes["order-dependent"] = f"could not permute the inputs: {type(e).__name__}: {e}"
 
 
 def _exec_seconds(o: Outcome) -> float:
