@@ -29,6 +29,8 @@ from typing import Any, Sequence
 
 import torch
 
+from ..ops.elementwise import as_tensor
+
 # (rtol, atol) by dtype; complex dtypes use their component's entry
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-7, 1e-7),
@@ -94,18 +96,11 @@ def _fmt_shape(t: torch.Tensor) -> str:
 
 
 def _as_tensor(v: Any) -> torch.Tensor | None:
-    """Python numbers as 0-d tensors (bool, int64, float64, complex128); None for anything else."""
-    if isinstance(v, torch.Tensor):
-        return v
-    if isinstance(v, bool):
-        return torch.tensor(v)
-    if isinstance(v, int):
-        return torch.tensor(v, dtype=torch.int64)
-    if isinstance(v, float):
-        return torch.tensor(v, dtype=torch.float64)
-    if isinstance(v, complex):
-        return torch.tensor(v, dtype=torch.complex128)
-    return None
+    """Python numbers as 0-d tensors (the catalog's rule); None for anything else."""
+    try:
+        return as_tensor(v)
+    except TypeError:
+        return None
 
 
 def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0) -> OutputDiff:

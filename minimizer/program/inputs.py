@@ -17,6 +17,7 @@ import torch
 from .. import dtypes
 from ..errors import ScriptError
 from .model import Origin, ScalarArg, TensorArg
+from .syntax import attr_chain, dotted, number
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "tensor", "arange",
               "empty_strided", "randn_like", "rand_like", "zeros_like", "ones_like", "empty_like",
@@ -123,12 +124,8 @@ class _Evaluator:
 
     # ---- expressions ----
     def eval(self, node: cst.BaseExpression) -> Any:
-        if isinstance(node, cst.Integer):
-            return int(node.value.replace("_", ""), 0)
-        if isinstance(node, cst.Float):
-            return float(node.value.replace("_", ""))
-        if isinstance(node, cst.Imaginary):
-            return complex(node.value.replace("_", ""))
+        if number(node) is not None:
+            return number(node)
         if isinstance(node, cst.SimpleString):
             return node.evaluated_value
         if isinstance(node, (cst.Tuple, cst.List)):
@@ -168,7 +165,7 @@ class _Evaluator:
                 return ("fn", "make_tensor")
             raise _Unsupported(node, f"name '{node.value}' is not defined before the inputs list")
         if isinstance(node, cst.Attribute):
-            chain = _chain(node)
+            chain = attr_chain(node)
             if chain and chain[0] == "torch":
                 if len(chain) == 2 and isinstance(getattr(torch, chain[1], None), torch.dtype):
                     return getattr(torch, chain[1])
@@ -185,7 +182,7 @@ class _Evaluator:
                     return tuple(base.shape)
                 if name in _METHODS:
                     return ("method", base, name)
-            raise _Unsupported(node, f"'{_dotted(node)}' is not a torch call fmin understands in an inputs list")
+            raise _Unsupported(node, f"'{dotted(node)}' is not a torch call fmin understands in an inputs list")
         if isinstance(node, cst.Subscript):
             base = self.eval(node.value)
             if not isinstance(base, torch.Tensor):
@@ -227,7 +224,7 @@ class _Evaluator:
         return kwargs
 
     def _call(self, node: cst.Call):
-        chain = _chain(node.func)
+        chain = attr_chain(node.func)
         if chain in (["float"], ["int"], ["complex"], ["bool"]):
             args, _ = self._args(node)
             return {"float": float, "int": int, "complex": complex, "bool": bool}[chain[0]](*args)
@@ -326,15 +323,3 @@ class _Evaluator:
         return getattr(base, name)(*args, **kwargs)
 
 
-def _chain(node) -> list[str] | None:
-    if isinstance(node, cst.Name):
-        return [node.value]
-    if isinstance(node, cst.Attribute):
-        head = _chain(node.value)
-        return head + [node.attr.value] if head is not None else None
-    return None
-
-
-def _dotted(node) -> str:
-    c = _chain(node)
-    return ".".join(c) if c else "expression"

@@ -20,6 +20,7 @@ from .. import dtypes
 from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import InputsBlock, find_inputs
+from .syntax import attr_chain, dotted, number
 from .model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt, is_input_decl
 
 _FRONTEND_MODULES = {"nvfuser": LEGACY, "torch._C._nvfuser": LEGACY, "nvfuser_direct": DIRECT,
@@ -117,12 +118,12 @@ class _Reader:
                 continue
             for small in stmt.body:
                 if isinstance(small, cst.ImportFrom) and small.module is not None:
-                    name = _dotted(small.module)
+                    name = dotted(small.module)
                     if name in _FRONTEND_MODULES:
                         return small, name
                 if isinstance(small, cst.Import):
                     for alias in small.names:
-                        name = _dotted(alias.name)
+                        name = dotted(alias.name)
                         if name in _FRONTEND_MODULES:
                             return small, name
         return None, None
@@ -282,7 +283,7 @@ class _Reader:
         return Ref(name)
 
     def _call_name(self, func: cst.BaseExpression, fd: str) -> str:
-        parts = _attr_chain(func)
+        parts = attr_chain(func)
         if parts is None or parts[0] != fd or len(parts) not in (2, 3) or (len(parts) == 3 and parts[1] != "ops"):
             self.fail(func, f"expected a call of {fd}.ops.<op>(...) or {fd}.define_*(...)")
         return ".".join(parts[1:])
@@ -300,12 +301,8 @@ class _Reader:
             if v in defined:
                 return Ref(v)
             self.fail(node, f"name '{v}' is used before it is defined in the fusion")
-        if isinstance(node, cst.Integer):
-            return int(node.value.replace("_", ""), 0)
-        if isinstance(node, cst.Float):
-            return float(node.value.replace("_", ""))
-        if isinstance(node, cst.Imaginary):
-            return complex(node.value.replace("_", ""))
+        if number(node) is not None:
+            return number(node)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
             v = self._value(node.expression, defined)
             if isinstance(v, (int, float, complex)) and not isinstance(v, bool):
@@ -320,7 +317,7 @@ class _Reader:
         if isinstance(node, (cst.List, cst.Tuple)):
             return tuple(self._value(el.value, defined) for el in node.elements)
         if isinstance(node, cst.Attribute):
-            parts = _attr_chain(node)
+            parts = attr_chain(node)
             if parts and len(parts) == 2 and parts[0] == "DataType":
                 if not dtypes.is_nv_dtype(parts[1]):
                     close = ", ".join(d for d in dtypes.NV_DTYPES if d.lower()[:3] == parts[1].lower()[:3]) \
@@ -328,7 +325,7 @@ class _Reader:
                     self.fail(node.attr, f"unknown DataType '{parts[1]}' (expected one of: {close})")
                 return DType(parts[1])
         if isinstance(node, cst.Call):
-            parts = _attr_chain(node.func)
+            parts = attr_chain(node.func)
             if parts and len(parts) == 3 and parts[0] == self._fd and parts[1] == "ops":
                 return self._nested_call(node, defined)
             if parts == ["float"] and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
@@ -349,20 +346,6 @@ def _fresh(defined: set[str], taken: list, line: int) -> str:
     return f"fmin_t{line}_{k}"
 
 
-def _dotted(node: cst.BaseExpression) -> str:
-    parts = _attr_chain(node)
-    return ".".join(parts) if parts else ""
-
-
-def _attr_chain(node: cst.BaseExpression) -> list[str] | None:
-    if isinstance(node, cst.Name):
-        return [node.value]
-    if isinstance(node, cst.Attribute):
-        head = _attr_chain(node.value)
-        return head + [node.attr.value] if head is not None else None
-    return None
-
-
 def _calls_fd(func: cst.FunctionDef, fd: str) -> bool:
     """Whether the body holds at least one ``fd.define_*``/``fd.ops.*``/``fd.add_output`` call."""
     found = False
@@ -370,7 +353,7 @@ def _calls_fd(func: cst.FunctionDef, fd: str) -> bool:
     class V(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
-            parts = _attr_chain(node.func)
+            parts = attr_chain(node.func)
             if parts and parts[0] == fd and len(parts) >= 2 and (
                     parts[1] == "ops" or parts[1].startswith("define_") or parts[1] == "add_output"):
                 found = True
