@@ -7,10 +7,10 @@ import os
 import pytest
 
 from minimizer import cli
-from minimizer.isolate import Alignment, IsolateError, _skey, align, ddmin, isolate, to_markdown
+from minimizer.isolate import IsolateError, _skey, align, ddmin, isolate, to_markdown
 from minimizer.oracle import Outcome
 from minimizer.oracle.order import input_names
-from minimizer.program import parse, parse_file, to_source
+from minimizer.program import parse, parse_file
 from minimizer.program.model import is_input_decl
 from minimizer.reduce.static import is_valid
 

@@ -146,9 +146,9 @@ class _Evaluator:
                     return f()
             raise _Unsupported(node, "unsupported operator in an input expression")
         if isinstance(node, cst.Comparison):
-            left = self.eval(node.left)
+            left = self.eval(node.left)  # ``torch.randn(...) > 0``: a bool tensor of that shape
             for c in node.comparisons:
-                right = self.eval(c.comparator)
+                self.eval(c.comparator)
                 if isinstance(left, torch.Tensor):
                     return torch.empty(left.shape, dtype=torch.bool, device="meta")
                 raise _Unsupported(node, "unsupported comparison in an input expression")

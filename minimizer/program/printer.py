@@ -13,8 +13,7 @@ import libcst as cst
 
 from .. import dtypes
 from ..ops import lookup
-from .model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, TensorArg,
-                    contiguous_strides)
+from .model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides)
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:
@@ -118,7 +117,6 @@ def _retarget_import(node, old: str, new: str):
 
 def _inputs_list(block, args: tuple[InputArg, ...]) -> cst.List:
     old = list(block.elements)
-    template = old[0] if old else None
     elements = []
     for i, a in enumerate(args):
         o = a.origin
