@@ -22,9 +22,9 @@ def _default_device() -> str:
         return "cpu"
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backend", default="reference", choices=["auto", "reference", "inductor", "nvfuser"],
-                   help="how scripts are run (default: reference; auto = nvfuser if it imports and a GPU exists, "
+def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> None:
+    p.add_argument("--backend", default=backend, choices=["auto", "reference", "inductor", "nvfuser"],
+                   help=f"how scripts are run (default: {backend}; auto = nvfuser if it imports and a GPU exists, "
                         "else inductor)")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
                                       "(also: fmin SCRIPT)")
     r.add_argument("script", metavar="SCRIPT")
-    _add_run_options(r)
+    _add_run_options(r, backend="auto")  # segments exist only on compilers
     _add_property_options(r)
     r.add_argument("--out", metavar="DIR", help="output directory (default: SCRIPT without .py, plus .fmin)")
     r.add_argument("--replays", type=int, default=3, help="runs of the original (and of the result) to detect "

@@ -91,7 +91,9 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
         for name in needed - {opt.backend}:
             extra[name] = Pool(name, opt.device, jobs=opt.jobs, timeout=opt.timeout)
         try:
-            first = pool.run(Request(original_text, abspath, opt.seed))
+            # a property of flags that need no backend run (only --test) starts no worker at all
+            needs_run = prop_flags is None or prop_flags.needs_outcome
+            first = pool.run(Request(original_text, abspath, opt.seed)) if needs_run else None
             prop = prop_flags.bind(first) if prop_flags is not None else Property.from_outcome(first)
             replays = [evaluate(prop, original_text, abspath, pool, extra_pools=extra, seed=opt.seed)
                        for _ in range(max(1, opt.replays))]
@@ -117,7 +119,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
                     if not v.holds:
                         break
                 o = v.outcome
-                slipped = (not v.holds and o is not None and o.status != "ok"
+                slipped = (not v.holds and o is not None and o.status != "ok" and first is not None
                            and o.signature != first.signature and (o.error_kind or "") not in _NOT_INTERESTING)
                 return Verdict(v.holds, v.reason, o, slipped)
 
@@ -146,7 +148,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
                 replays={"original": f"{held}/{len(replays)}",
                          **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
                          **({"resumed": True} if resumed else {})},
-                environment=first.environment)
+                environment=first.environment if first is not None else {})
             rep["flaky"] = flaky
             with open(os.path.join(out_dir, "report.json"), "w") as f:
                 json.dump(rep, f, indent=1)
