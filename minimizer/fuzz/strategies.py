@@ -2,12 +2,13 @@
 
 Design (see docs/inductor-and-fuzzers.md §4):
 
-* A program is its input declarations plus ``st.lists`` of *step recipes*. A recipe is a family
-  name and a fixed tuple of small integers; the builder reads the integers as choices
-  (``k % n``: an operand index among the values so far, a dim, a dtype ...). Every choice is
-  legal for the current state, so every program is valid by construction, and the shrinker can
-  delete whole steps or lower their integers towards 0 (= the first, simplest alternative:
-  the earliest value, the first op of the family, no keepdim, ...).
+* A program is its input declarations plus a sequence of *steps* (at least one, at most
+  ``max_ops``). Each step is one span of choices: a "go on" draw, a family, then the choices the
+  family needs, each ``integers(0, n - 1)`` over what is legal right now (an operand index among
+  the values so far, a dim, a dtype ...). Every choice is legal for the current state, so every
+  program is valid by construction (no ``assume``/``filter``), and the shrinker can delete whole
+  steps or lower choices towards 0 (= the simplest alternative: the earliest value, the first op
+  of the family, no keepdim, ...).
 * No tensor values are drawn: inputs are ``TensorArg`` specs; the printed script builds them with
   ``torch.testing.make_tensor`` (or ``randn(...).as_strided`` for permuted layouts).
 * Shapes and dtypes of every value are computed on ``meta`` tensors with the catalog's own
@@ -40,7 +41,6 @@ CAST_DTYPES = ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool")
 
 MAX_RANK = 4
 MAX_EXTENT = 16
-NR = 10  # integers per step recipe
 
 # ---- op tables by operand category ("f" float, "i" int, "b" bool) ----
 UNARY = {
@@ -179,14 +179,17 @@ class _Val:
 
 
 class _Picks:
-    """Choices read from a recipe's integers; 0 is always the simplest choice."""
+    """Choices drawn as they are needed, each ``integers(0, n - 1)`` (0 = the simplest choice).
+    Built on a ``draw`` function, or on a fixed list of integers (read modulo n)."""
 
-    def __init__(self, ints):
-        self.ints, self.i = list(ints), 0
+    def __init__(self, draw=None, ints=()):
+        self.draw, self.ints, self.i = draw, list(ints), 0
 
     def __call__(self, n: int) -> int:
         if n <= 1:
             return 0
+        if self.draw is not None:
+            return self.draw(st.integers(0, n - 1))
         v = self.ints[self.i] if self.i < len(self.ints) else 0
         self.i += 1
         return v % n
@@ -616,11 +619,29 @@ def covered_ops() -> set[str]:
     return {o for o in _OP_FAMILY if lookup("ops." + o) is not None}
 
 
-def _step(B: _Builder, family: str, ints) -> None:
-    P = _Picks(ints)
+def _step(B: _Builder, family: str, P: _Picks) -> None:
     x = B.vals[P(len(B.vals))]
     if not HANDLERS[family](B, x, P):
         B.op("set", (Ref(x.name),), bcast=x.bcast)
+
+
+@st.composite
+def _steps(draw, B: _Builder, fams, max_ops: int) -> None:
+    """Up to max_ops steps (at least one), each its own span of choices that starts with its
+    "go on" decision, so the shrinker can delete any step whole."""
+    for k in range(max_ops):
+        draw(_one_step(B, fams, first=k == 0))
+        if B.stop:
+            break
+
+
+@st.composite
+def _one_step(draw, B: _Builder, fams, first: bool) -> None:
+    if not first and draw(st.integers(0, 5)) == 0:
+        B.stop = True
+        return
+    fam = draw(st.sampled_from(fams))
+    _step(B, fam, _Picks(draw))
 
 
 def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion") -> Program:
@@ -639,10 +660,10 @@ def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion")
 def _new_builder(frontend):
     B = _Builder(frontend)
     B._consts = {}
+    B.stop = False
     return B
 
 
-_recipe_ints = st.tuples(*[st.integers(0, 255) for _ in range(NR)])
 
 
 @st.composite
@@ -665,13 +686,11 @@ def programs(draw, frontend=None, max_ops=12, families=None) -> Program:
     fe = frontend or draw(st.sampled_from((LEGACY, DIRECT)))
     fams = tuple(families) if families else FAMILY_NAMES
     specs = draw(_inputs())
-    steps = draw(st.lists(st.tuples(st.sampled_from(fams), _recipe_ints), min_size=1, max_size=max_ops))
-    out_picks = draw(st.lists(st.integers(0, 255), max_size=2))
     B = _new_builder(fe)
     for s in specs:
         B.add_input(s)
-    for fam, ints in steps:
-        _step(B, fam, ints)
+    draw(_steps(B, fams, max_ops))
+    out_picks = draw(st.lists(st.integers(0, 255), max_size=2))
     return _finish(B, len(specs), out_picks, specs)
 
 
@@ -716,8 +735,7 @@ def op_calls(draw, name: str, frontend=None) -> Program:
     for s in specs:
         B.add_input(s)
     for _ in range(8):  # retries with other choices where an operand does not fit (rare)
-        ints = draw(_recipe_ints)
-        P = _Picks(ints)
+        P = _Picks(draw)
         x = B.vals[P(len(B.vals))]
         if HANDLERS[_OP_FAMILY[name]](B, x, P, force=name):
             break
