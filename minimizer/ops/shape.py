@@ -157,31 +157,67 @@ def _at(ctx, arg, index):
     return arg[index]
 
 
+# ---- nvFuser IR facts (broadcast dims, pad outputs), measured on the H200: docs/h200.md §1 ----
+def keep_bcast(kw, src):
+    """The output's broadcast dims are the input's (a copy, a cast, an expand)."""
+    return src
+
+
+def _bcast_broadcast_in_dim(kw, src):
+    """Dims not listed in broadcast_dims are new broadcasts; listed ones keep the input's flag —
+    a broadcast expanded to another extent is still a broadcast in nvFuser."""
+    flags = [True] * len(kw["shape"])
+    for k, d in enumerate(kw["broadcast_dims"]):
+        flags[d] = src[k] if src is not None else kw["arg"].shape[k] == 1
+    return tuple(flags)
+
+
+def _bcast_broadcast(kw, src):
+    it = iter(src if src is not None else [d == 1 for d in kw["arg"].shape])
+    return tuple(True if b else next(it) for b in kw["is_broadcast_dim"])
+
+
+def _bcast_permute(kw, src):
+    return None if src is None else tuple(src[d] for d in kw["dims"])
+
+
+def _check_cat(kw, facts_of):
+    """cat(manual_padding=True) is nvFuser's lowered form: every input must be a pad's output
+    (probe slice_cat.py fails in ops/alias.cpp otherwise)."""
+    if kw.get("manual_padding") and not all(getattr(f, "padded", False) for f in facts_of("tensors")):
+        return "Expected all inputs to be padded when manual_padding is True"
+    return None
+
+
 def _op(name, params, ref, doc, bypass=("arg",), **kw):
     register(OpSpec(name, "shape", params, ref=ref, bypass=bypass, doc=doc, **kw))
 
 
 _op("broadcast_in_dim", (_ARG, Param("shape", "shape", aliases=("output_shape",)),
                          Param("broadcast_dims", "ints")),
-    _broadcast_in_dim, "jax's broadcast_in_dim: unsqueeze the dims not listed, then expand")
+    _broadcast_in_dim, "jax's broadcast_in_dim: unsqueeze the dims not listed, then expand",
+    bcast_rule=_bcast_broadcast_in_dim)
 _op("broadcast", (_ARG, Param("is_broadcast_dim", "any")), _broadcast,
-    "unsqueeze the output dims flagged True")
-_op("expand", (_ARG, Param("shape", "shape")), _expand, "Tensor.expand; -1 keeps the extent")
+    "unsqueeze the output dims flagged True", bcast_rule=_bcast_broadcast)
+_op("expand", (_ARG, Param("shape", "shape")), _expand, "Tensor.expand; -1 keeps the extent",
+    bcast_rule=keep_bcast)
 _op("reshape", (_ARG, Param("new_shape", "shape"),
                 Param("original_shape", "shape", None, frontends=LEGACY_ONLY, keyword_only=True)),
     _reshape, "torch.reshape; before 0.0.22 scripts also passed original_shape= (ignored)")
-_op("permute", (_ARG, Param("dims", "ints")), _permute, "torch.permute (dims lists old dims in new order)")
+_op("permute", (_ARG, Param("dims", "ints")), _permute, "torch.permute (dims lists old dims in new order)",
+    bcast_rule=_bcast_permute)
 _op("squeeze", (_ARG, Param("dims", "ints"), Param("squeeze_expanded", "bool", False)), _squeeze,
     "torch.squeeze of broadcast dims only")
 _op("slice", (_ARG, Param("start_indices", "shape"), Param("end_indices", "shape"),
               Param("strides", "shape", None), Param("manual_normalization", "bool", False)),
     _slice, "x[start:end] per dim")
 _op("pad", (_ARG, Param("pad_widths", "shape"), Param("value", "scalar", None)), _pad,
-    "F.pad(constant); pairs start from the last dim")
+    "F.pad(constant); pairs start from the last dim", tags=frozenset({"padded-output"}))
 _op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0), Param("manual_padding", "bool", False)),
-    _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=())
+    _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=(),
+    ir_check=_check_cat)
 _op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
-    "a copy with the given allocation order")
+    "a copy with the given allocation order", bcast_rule=keep_bcast)
 _op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=())
 _op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=())
 _op("at", (Param("arg", "shape"), Param("index", "int")), _at, "vector[index]", bypass=(),

@@ -69,6 +69,7 @@ class OpSpec:
     number, or a tuple of them when ``n_outputs > 1``. It must also work on ``meta`` tensors,
     which is how shapes and dtypes are inferred without computing anything.
 
+    ``bcast_rule``/``ir_check``/``tags`` carry what nvFuser's IR knows beyond values (see below).
     ``n_outputs`` is -1 for an op with one result per dim of its argument (``tensor_sizes``).
     ``bypass`` names the parameters whose value may stand in for the result when it has the
     result's shape and dtype (the reducer's "bypass an op" pass). ``elementwise`` ops take part
@@ -85,6 +86,13 @@ class OpSpec:
     bypass: tuple[str, ...] = ()
     doc: str = ""
     tags: frozenset = field(default_factory=frozenset)
+    # nvFuser IR facts the torch reference cannot express (used by the interpreter):
+    # ``bcast_rule(args, arg_bcast)`` -> which output dims are IR broadcasts, given the args and
+    # the broadcast flags of the ``arg`` operand (None when unknown); ``ir_check(args, facts_of)``
+    # -> a definition error nvFuser raises, or None (``facts_of(param)`` gives the operand facts,
+    # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad.
+    bcast_rule: Callable[..., Any] | None = None
+    ir_check: Callable[..., Any] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -177,13 +177,10 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> d
                 and not isinstance(given[p.name], Ref) and given[p.name] is not None:
             raise FusionError(f"fd.ops.{spec.name}(): the legacy frontend takes no Python number "
                               f"for '{p.name}'; define it with fd.define_scalar", "definition", i)
-    if spec.name == "cat" and kw.get("manual_padding"):
-        # nvFuser's cat(manual_padding=True) expects every input to be a pad's output (its
-        # lowered form); measured on the H200: probe slice_cat.py fails in ops/alias.cpp
-        for t in given.get("tensors") or ():
-            if isinstance(t, Ref) and not getattr(facts.get(t.name), "padded", False):
-                raise FusionError("fd.ops.cat: Expected all inputs to be padded when manual_padding is True",
-                                  "definition", i)
+    if spec.ir_check is not None:
+        problem = spec.ir_check(kw, lambda p: _operand_facts(given.get(p), facts))
+        if problem:
+            raise FusionError(f"fd.ops.{spec.name}: {problem}", "definition", i)
     bcast = None
     if spec.elementwise:
         bcast, cut = _check_broadcast(spec, s, i, kw, given, facts)
@@ -210,8 +207,8 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> d
             if spec.elementwise and bcast is not None and len(bcast) == val.ndim:
                 flags = bcast
             else:
-                flags = _propagate_bcast(spec.name, kw, given, facts, val)
-            facts[name] = TensorFacts(flags, padded=spec.name == "pad")
+                flags = _propagate_bcast(spec, kw, given, facts, val)
+            facts[name] = TensorFacts(flags, padded="padded-output" in spec.tags)
     return out_vals
 
 
@@ -224,29 +221,25 @@ def _in_flags(kw, given, facts, param="arg"):
     return f.bcast
 
 
-def _propagate_bcast(op: str, kw, given, facts, out: torch.Tensor) -> tuple[bool, ...]:
-    """Which output dims are broadcasts in nvFuser's IR, for ops that make or move broadcast
-    dims. Anything else: a dim is a broadcast iff its extent is 1 (close enough for the check)."""
+def _operand_facts(value, facts):
+    """Facts of the operand(s) given for one parameter: one, a list for a list, or None."""
+    if isinstance(value, tuple):
+        return [_operand_facts(v, facts) for v in value]
+    return facts.get(value.name) if isinstance(value, Ref) else None
+
+
+def _propagate_bcast(spec, kw, given, facts, out: torch.Tensor) -> tuple[bool, ...]:
+    """Which output dims are broadcasts in nvFuser's IR: the op's own ``bcast_rule`` where it
+    has one (ops that make or move broadcast dims); otherwise a dim is a broadcast iff its
+    extent is 1 (close enough for the check)."""
     default = tuple(d == 1 for d in out.shape)
-    src = _in_flags(kw, given, facts)
+    if spec.bcast_rule is None:
+        return default
     try:
-        if op == "broadcast_in_dim":
-            bdims = list(kw["broadcast_dims"])
-            flags = [True] * out.ndim
-            for k, d in enumerate(bdims):
-                flags[d] = src[k] if src is not None else (kw["arg"].shape[k] == 1)
-            return tuple(flags)
-        if op == "broadcast":
-            isb = list(kw["is_broadcast_dim"])
-            it = iter(src if src is not None else [d == 1 for d in kw["arg"].shape])
-            return tuple(True if b else next(it) for b in isb)
-        if op in ("expand", "cast", "set", "segment_set", "stride_order") and src is not None:
-            return src
-        if op == "permute" and src is not None:
-            return tuple(src[d] for d in kw["dims"])
+        flags = spec.bcast_rule(kw, _in_flags(kw, given, facts))
     except (KeyError, IndexError, StopIteration, TypeError):
         return default
-    return default if len(default) == out.ndim else tuple(False for _ in range(out.ndim))
+    return tuple(flags) if flags is not None and len(flags) == out.ndim else default
 
 
 def _check_broadcast(spec, s, i, kw, given, facts):

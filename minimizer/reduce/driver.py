@@ -205,11 +205,12 @@ class Reducer:
     def _accept(self, cand: Program, text: str, st: PassStats) -> None:
         st.accepted += 1
         self.best, self.best_text = cand, text
-        self._save_best()
+        self.save_best()
         self._progress()
 
     # ---- on disk ----
-    def _save_best(self) -> None:
+    def save_best(self) -> None:
+        """Write the best program so far as ``repro.min.py`` (atomically)."""
         if not self.out_dir:
             return
         os.makedirs(self.out_dir, exist_ok=True)
@@ -244,10 +245,10 @@ def stats_table(stats: dict[str, PassStats]) -> list[dict]:
     return [{"pass": k, **dataclasses.asdict(v)} for k, v in stats.items()]
 
 
-def write_state(out_dir: str, original_text: str, prop: str, result: Result) -> None:
+def write_state(out_dir: str, original_text: str, prop: str, tests: int, done: bool) -> None:
     """What a re-run needs to resume: which original and property the best-so-far belongs to."""
     state = {"original_sha1": hashlib.sha1(original_text.encode()).hexdigest(), "property": prop,
-             "tests": result.tests, "done": not result.interrupted}
+             "tests": tests, "done": done}
     with open(os.path.join(out_dir, "state.json"), "w") as f:
         json.dump(state, f, indent=1)
 

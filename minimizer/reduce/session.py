@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from ..oracle.pool import Pool, Request
 from ..oracle.property import Property, evaluate
 from ..program.reader import parse, parse_file
-from ..program.printer import to_source
 from .. import report as reports
 from .driver import Reducer, Verdict, resume_point, write_state
 
@@ -132,13 +131,12 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
                               max_tests=opt.max_tests, max_seconds=opt.max_seconds,
                               also_interesting_dir=os.path.join(out_dir, "also-interesting"))
             if not resumed:
-                reducer._save_best()
-            from .driver import Result
-            write_state(out_dir, original_text, prop_key, Result(start, to_source(start), {}, 0, 0, 0.0, True))
+                reducer.save_best()
+            write_state(out_dir, original_text, prop_key, tests=0, done=False)
             result = reducer.run()
             executor.shutdown()
             status.done()
-            write_state(out_dir, original_text, prop_key, result)
+            write_state(out_dir, original_text, prop_key, tests=result.tests, done=not result.interrupted)
             finals = [] if result.interrupted else \
                 [evaluate(prop, result.text, abspath, pool, extra_pools=extra, seed=opt.seed) for _ in range(opt.replays)]
             after = finals[0].outcome if finals else None
