@@ -28,9 +28,46 @@ def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> 
                         "else inductor)")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", type=_jobs, default=1,
+                   help="worker processes, or 'auto' (every visible GPU, several workers per GPU: compiles, not "
+                        "kernels, are the bottleneck; on the CPU half the cores)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
+    p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
+                   help="Inductor config for every compile (repeatable; VALUE read as JSON, else a string), "
+                        "e.g. cpp.inject_relu_bug_TESTING_ONLY=accuracy")
+
+
+def _inductor_config(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"--inductor-config: expected KEY=VALUE, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
+
+
+def _jobs(text: str):
+    if text == "auto":
+        return "auto"
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of workers or 'auto', got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 worker, got {n}")
+    return n
+
+
+def _resolve_jobs(args) -> None:
+    """``--jobs auto`` becomes a number once the device is known."""
+    if getattr(args, "jobs", None) == "auto":
+        from .oracle.pool import auto_jobs
+        args.jobs = auto_jobs(args.device or _default_device())
 
 
 def _add_property_options(p: argparse.ArgumentParser) -> None:
@@ -54,6 +91,9 @@ def _add_property_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--order-dependent", action="store_true",
                    help="the outcome (status, segments, schedulers) changes when the fusion inputs are permuted "
                         "(declarations and inputs list together); reports the smallest permutation found")
+    g.add_argument("--layout-dependent", action="store_true",
+                   help="the outcome changes when the plain inputs of rank >= 2 get another memory layout "
+                        "(their two innermost dims swapped in memory; same logical values)")
 
 
 def _property(args):
@@ -63,7 +103,8 @@ def _property(args):
             segments=args.segments, schedulers=args.schedulers, error=args.error, mismatch=args.mismatch,
             slower=args.slower, baseline=args.baseline, repeats=args.repeats, test=args.test,
             test_timeout=args.test_timeout or args.timeout,
-            order_dependent=getattr(args, "order_dependent", False))
+            order_dependent=getattr(args, "order_dependent", False),
+            layout_dependent=getattr(args, "layout_dependent", False))
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -101,6 +142,42 @@ def build_parser() -> argparse.ArgumentParser:
                                                 ".py, plus .isolate)")
     i.add_argument("--max-tests", type=int, default=200, help="oracle calls per direction (default 200)")
 
+    z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
+                                    "metamorphic oracles, and minimize each new finding into the corpus")
+    _add_run_options(z, backend="auto")
+    z.add_argument("--time", type=float, default=None, metavar="S", help="seconds of generating and judging "
+                   "(minimizing new findings comes after)")
+    z.add_argument("--max-examples", type=int, default=None, metavar="N", help="programs to run (default 100 "
+                   "when --time is not given)")
+    z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "
+                   "campaign (a CI matrix; merge the corpora with fmin merge-findings)")
+    z.add_argument("--corpus", default="corpus/findings", metavar="DIR", help="findings corpus (default "
+                   "corpus/findings)")
+    z.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per bucket hit, a new bucket fails")
+    z.add_argument("--summary", metavar="FILE", help="the campaign summary as JSON")
+    z.add_argument("--frontend", choices=["nvfuser", "nvfuser_direct"], default=None,
+                   help="generate for one frontend only (default: both; on nvfuser, only nvfuser_direct when the "
+                        "legacy nvfuser module is not installed)")
+    z.add_argument("--max-ops", type=int, default=12, help="ops per program at most (default 12)")
+    z.add_argument("--oracles", default=",".join(("failure", "differential", "order", "layout")),
+                   help="comma-separated subset of failure,differential,order,layout")
+    z.add_argument("--no-minimize", action="store_true", help="store new findings without reducing them")
+    z.add_argument("--minimize-time", type=float, default=300.0, metavar="S",
+                   help="seconds of reduction per new finding (default 300)")
+    z.add_argument("--minimize-budget", type=float, default=None, metavar="S",
+                   help="seconds for all reductions of this campaign together (default: no limit); buckets "
+                        "left unminimized are minimized by a later campaign on the same corpus")
+    z.add_argument("--fail-on", choices=["new", "fmin", "never"], default="new",
+                   help="exit 1 on any new finding (default), only on new findings in fmin's own code "
+                        "(what CI on the CPU backends wants), or never")
+    z.add_argument("--replay", metavar="ID", help="regenerate the program of example ID (SEED.CHUNK.INDEX, "
+                   "from finding.json), print it and judge it; no campaign")
+    z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+
+    m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
+    m.add_argument("sources", nargs="+", metavar="DIR")
+    m.add_argument("--into", required=True, metavar="DIR")
+
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
     u.add_argument("script", metavar="SCRIPT")
     u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct")
@@ -108,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-_COMMANDS = ("check", "reduce", "upgrade", "isolate")
+_COMMANDS = ("check", "reduce", "upgrade", "isolate", "fuzz", "merge-findings")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.print_help()
         return 2
     try:
+        _resolve_jobs(args)
+        if getattr(args, "inductor_config", None):   # the workers inherit it
+            os.environ["FMIN_INDUCTOR_CONFIG"] = json.dumps(_inductor_config(args.inductor_config))
         if args.cmd == "check":
             return cmd_check(args)
         if args.cmd == "upgrade":
@@ -129,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_reduce(args)
         if args.cmd == "isolate":
             return cmd_isolate(args)
+        if args.cmd == "fuzz":
+            return cmd_fuzz(args)
+        if args.cmd == "merge-findings":
+            return cmd_merge(args)
     except ScriptError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
@@ -291,6 +375,88 @@ def cmd_isolate(args) -> int:
         print(line)
     print(f"wrote {os.path.join(out, 'isolate.md')}, isolate.json")
     return 1 if d["same_outcome"] else 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    import re
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+        raise UsageError(f"--shard: expected I/N with 0 <= I < N (e.g. 0/4), got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cmd_fuzz(args) -> int:
+    from .backends import resolve
+    from .fuzz.campaign import CampaignOptions, run_campaign, summary_lines
+    from .fuzz.oracles import ORACLES
+    oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
+    bad = [o for o in oracles if o not in ORACLES]
+    if bad or not oracles:
+        raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
+    backend = resolve(args.backend)
+    device = args.device or _default_device()
+    if args.replay:
+        return _replay(args, backend, device, oracles)
+    frontend = args.frontend
+    if backend == "nvfuser" and frontend is None:
+        import importlib.util
+        if importlib.util.find_spec("nvfuser") is None:   # nvFuser >= 0.2.36 has no legacy frontend
+            frontend = "nvfuser_direct"
+    args.frontend = frontend
+    max_examples = args.max_examples if (args.max_examples is not None or args.time) else 100
+    opt = CampaignOptions(backend=backend, device=device, seconds=args.time, max_examples=max_examples,
+                          seed=args.seed, jobs=args.jobs, shard=_shard(args.shard), corpus=args.corpus,
+                          junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
+                          oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
+                          minimize_budget=args.minimize_budget,
+                          timeout=args.timeout, quiet=args.quiet)
+    s = run_campaign(opt)
+    for line in summary_lines(s):
+        print(line)
+    if args.fail_on == "never":
+        return 0
+    relevant = [m for m in s.new if args.fail_on == "new" or m["owner"] == "fmin"]
+    return 1 if relevant else 0
+
+
+def _replay(args, backend, device, oracles) -> int:
+    from .fuzz import generate
+    from .fuzz.oracles import judge
+    from .oracle import Pool
+    from .program import to_source
+    try:
+        prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    text = to_source(prog)
+    sys.stdout.write(text)
+    with Pool(backend, device, jobs=1, timeout=args.timeout) as pool:
+        ref = pool if backend == "reference" else Pool("reference", device, jobs=1, timeout=args.timeout)
+        try:
+            s0, c, i = generate.parse_id(args.replay)
+            j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
+                      oracles=oracles, seed=0, example_seed=generate.chunk_seed(s0, c) + i)
+        finally:
+            if ref is not pool:
+                ref.close()
+    o = j.outcome
+    print(f"# {args.replay} on {backend}: {o.status}" + (f" `{o.signature}`" if not o.ok else
+                                                         f", {o.segments} segments" if o.segments is not None else ""))
+    for f in j.findings:
+        print(f"# finding [{f.owner}] {f.kind}: {f.words}")
+    if not j.findings:
+        print("# no finding")
+    return 1 if j.findings else 0
+
+
+def cmd_merge(args) -> int:
+    from .fuzz.findings import merge
+    for d in args.sources:
+        if not os.path.isdir(d):
+            raise UsageError(f"{d}: no such directory")
+    r = merge(args.sources, args.into)
+    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated")
+    return 0
 
 
 def cmd_upgrade(args) -> int:

@@ -32,7 +32,14 @@ def test_programs_valid_and_roundtrip(frontend, data):
     assert p.dialect.frontend == frontend
     static.check(p)
     _roundtrip(p)
-    assert 1 <= len(p.output_stmts()) <= 3
+    outs = p.output_stmts()
+    assert 1 <= len(outs) <= 6
+    # no dead code while there is room: every op result is used or an output
+    out_names = {s.arg("output").name for s in outs}
+    used = {v.name for s in p.stmts for _, a in s.args for v in (a if isinstance(a, tuple) else (a,))
+            if hasattr(v, "name")}
+    dead = [n for s in p.op_stmts() for n in s.outs if n and n not in used and n not in out_names]
+    assert not dead or len(outs) >= 4, (dead, to_source(p))
     last = [s for s in p.stmts if s.is_op][-1]
     assert p.output_stmts()[0].arg("output").name in last.outs
     if frontend == LEGACY:  # constants go through define_scalar

@@ -170,13 +170,77 @@ def test_mismatch_against_a_perturbed_reference():
     mine = ref.clone()
     mine[0, 0] += 0.5
     pool = FakePool("inductor", [valued([mine])])
-    refs = FakePool("reference", [valued([ref])])
+    refs = FakePool("reference", [valued([ref]), valued([ref.double()])])
     v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", pool, extra_pools={"reference": refs})
     assert v.holds and "1 of 32 elements differ" in v.reason
     assert pool.requests[0].want_values and refs.requests[0].want_values
+    assert refs.requests[1].options == {"fp64": True}     # confirmed against the fp64 reference
+    assert not v.evidence.comparison_fp64.ok
     same = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("inductor", [valued([ref])]),
                     extra_pools={"reference": FakePool("reference", [valued([ref.clone()])])})
     assert not same.holds and "match reference" in same.reason
+
+
+def test_a_difference_that_is_only_rounding_is_not_a_mismatch():
+    """bf16 eager rounds after each op; a compiler keeping fp32 intermediates lands nearer the
+    exact (fp64) result. Beyond tolerance of eager but within it of fp64: not a mismatch."""
+    exact = torch.linspace(1, 2, 64, dtype=torch.float64)
+    eager = (exact + 0.05).to(torch.bfloat16)          # drifted by accumulated rounding
+    fused = exact.to(torch.bfloat16)                   # rounded once, at the output
+    refs = FakePool("reference", [valued([eager]), valued([exact])])
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([fused])]),
+                 extra_pools={"reference": refs})
+    assert not v.holds and "fp64 computation" in v.reason and "rounding" in v.reason
+    wrong = fused + 1
+    refs = FakePool("reference", [valued([eager]), valued([exact])])
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([wrong])]),
+                 extra_pools={"reference": refs})
+    assert v.holds and v.evidence.comparison_fp64 is not None and not v.evidence.comparison_fp64.ok
+    ints = torch.arange(6)
+    refs = FakePool("reference", [valued([ints])])      # exact dtypes need no fp64 run
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([ints + 1])]),
+                 extra_pools={"reference": refs})
+    assert v.holds and len(refs.requests) == 1
+
+
+def test_fp64_reference_backend_computes_in_float64():
+    """The reference backend's fp64 mode: inputs checked as declared (bf16), arithmetic and casts
+    in float64; the eager run rounds each op to bf16."""
+    text = BF16_CHAIN
+    ref = Pool("reference", "cpu", jobs=1, timeout=120)
+    try:
+        from minimizer.oracle.pool import Request
+        eager = ref.run(Request(text, "bf16.py", 0, want_values=True))
+        exact = ref.run(Request(text, "bf16.py", 0, want_values=True, options={"fp64": True}))
+        assert eager.ok and exact.ok, (eager.message, exact.message)
+        (ins, (e,)), (_, (x,)) = eager.load_values(), exact.load_values()
+        assert e.dtype == torch.bfloat16 and x.dtype == torch.float64
+        t = ins[0].double()
+        want = ((t * 1.1 + 0.3) * 1.1 + 0.3).sum(dim=1)
+        assert torch.allclose(x, want, rtol=1e-12)
+        assert compare([e], [x], fp64_ref=True).outputs[0].dtype == "bfloat16"
+    finally:
+        ref.close()
+
+
+BF16_CHAIN = """
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def fusion(fd: FusionDefinition) -> None:
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.BFloat16)
+    T1 = fd.ops.mul(T0, 1.1)
+    T2 = fd.ops.add(T1, 0.3)
+    T3 = fd.ops.mul(T2, 1.1)
+    T4 = fd.ops.add(T3, 0.3)
+    T5 = fd.ops.sum(T4, dims=[1], dtype=DataType.BFloat16)
+    fd.add_output(T5)
+
+with FusionDefinition() as fd:
+    fusion(fd)
+inputs = [torch.randn(8, 64, dtype=torch.bfloat16, device="cuda:0")]
+fd.execute(inputs)
+"""
 
 
 def test_mismatch_needs_both_runs_ok_and_no_random_ops():
@@ -195,7 +259,7 @@ def test_evaluate_stops_at_the_first_failing_check_unless_asked():
     refs = FakePool("reference", [])
     v = evaluate(p, PLAIN, "x.py", FakePool("inductor", [valued([torch.ones(1)])]), extra_pools={"reference": refs})
     assert not v.holds and v.reason.startswith("segments:") and refs.requests == []
-    refs = FakePool("reference", [valued([torch.zeros(1)])])
+    refs = FakePool("reference", [valued([torch.zeros(1)]), valued([torch.zeros(1, dtype=torch.float64)])])
     v = evaluate(p, PLAIN, "x.py", FakePool("inductor", [valued([torch.ones(1)])]), extra_pools={"reference": refs},
                  all_checks=True)
     assert set(v.checks) == {"segments", "mismatch"} and v.checks["mismatch"][0]

@@ -174,6 +174,13 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
          "CTX": Ctx(device=device, generator=None, frontend=frontend), "torch": torch}
     exec(compile(src, "<fmin-inductor-fusion>", "exec"), g)
     fn = g["fusion"]
+    if _options.get("eager"):
+        # the translation run eagerly, no compile: when this agrees with the reference and the
+        # compiled run does not, the difference is Inductor's, not our translation's (fuzz triage)
+        outs, aliases = fn(*inputs)
+        for dst, src_t in aliases:
+            dst.copy_(src_t)
+        return list(outs)
     torch._dynamo.reset()
     record: dict = {}
     _last.clear()
@@ -184,7 +191,7 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
     t0 = time.perf_counter()
     low_precision = any(isinstance(x, torch.Tensor) and x.dtype in (torch.float16, torch.bfloat16) for x in inputs)
     patch = {"_post_fusion_custom_pass": _count_hook(record), "fx_graph_cache": False,
-             "force_disable_caches": True, **_options.get("inductor_config", {})}
+             "force_disable_caches": True, **_env_config(), **_options.get("inductor_config", {})}
     if low_precision and hasattr(cfg, "emulate_precision_casts"):
         patch.setdefault("emulate_precision_casts", True)  # round like eager, not keep fp32 intermediates
     with cfg.patch(patch):
@@ -194,6 +201,15 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
     for dst, src_t in aliases:
         dst.copy_(src_t)
     return list(outs)
+
+
+def _env_config() -> dict:
+    """Inductor config for every compile of this worker, from ``FMIN_INDUCTOR_CONFIG`` (a JSON
+    object, set by ``--inductor-config KEY=VALUE``): fuzz or reduce under a non-default
+    configuration, or under Inductor's test-only fault injection."""
+    import json
+    text = os.environ.get("FMIN_INDUCTOR_CONFIG")
+    return json.loads(text) if text else {}
 
 
 def classify(error: BaseException) -> dict:

@@ -44,10 +44,18 @@ def classify(error: BaseException) -> dict:
     return d
 
 
+def fp64_executor(stmts, inputs, frontend, device) -> list:
+    """The fp64 reference (``options["fp64"]``): the same program computed in float64."""
+    from ..ops import Ctx
+    from ..program.interpret import run as interpret
+    return interpret(stmts, inputs, frontend=frontend, ctx=Ctx(device=device, generator=None, frontend=frontend),
+                     upcast=True).outputs
+
+
 def run_script(text: str, path: str, *, device: str = "cpu", seed: int = 0, values_path=None,
                options=None) -> dict:
     if not _modules:
         warm(device)
-    classes = {m.FusionDefinition for m in _modules.values()}
-    return run_with_modules(text, path, dict(_modules), classes, device, seed, values_path, classify,
-                            options=options)
+    mods = dict(_modules) if not (options or {}).get("fp64") else modules(fp64_executor)
+    classes = {m.FusionDefinition for m in mods.values()}
+    return run_with_modules(text, path, mods, classes, device, seed, values_path, classify, options=options)

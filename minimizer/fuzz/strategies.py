@@ -644,9 +644,36 @@ def _one_step(draw, B: _Builder, fams, first: bool) -> None:
     _step(B, fam, _Picks(draw))
 
 
+MAX_LEAF_OUTPUTS = 4
+
+
+def _used_names(stmts) -> set[str]:
+    used: set[str] = set()
+
+    def walk(v):
+        if isinstance(v, Ref):
+            used.add(v.name)
+        elif isinstance(v, tuple):
+            for x in v:
+                walk(x)
+    for st_ in stmts:
+        for _, v in st_.args:
+            walk(v)
+    return used
+
+
 def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion") -> Program:
+    """Outputs: the last value, every other result nothing uses (up to ``MAX_LEAF_OUTPUTS`` in
+    all: a dead op is removed by any compiler and tests nothing), then the drawn intermediates
+    (an intermediate that escapes the fusion is what makes a segmenter work)."""
     results = B.vals[n_inputs:]
     outs = [results[-1]]
+    used = _used_names(B.stmts)
+    for v in reversed(results[:-1]):
+        if len(outs) >= MAX_LEAF_OUTPUTS:
+            break
+        if v.name not in used and v not in outs:
+            outs.append(v)
     for k in out_picks:
         v = results[k % len(results)]
         if v not in outs:
@@ -682,7 +709,7 @@ def _inputs(draw, max_inputs=3):
 @st.composite
 def programs(draw, frontend=None, max_ops=12, families=None) -> Program:
     """A valid fusion program of 1..max_ops op steps (plus the scalar definitions the legacy
-    frontend needs), 1-3 outputs (always the last value)."""
+    frontend needs); outputs: the last value, the other unused results, up to 2 intermediates."""
     fe = frontend or draw(st.sampled_from((LEGACY, DIRECT)))
     fams = tuple(families) if families else FAMILY_NAMES
     specs = draw(_inputs())

@@ -195,6 +195,21 @@ def visible_gpus() -> list[str]:
     return [str(i) for i, line in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
 
 
+def auto_jobs(device: str, cpus: int | None = None, gpus: list[str] | None = None) -> int:
+    """``--jobs auto``: workers for this machine. A candidate's time is mostly compilation (host
+    CPU), its GPU time is milliseconds, so one worker per GPU would leave the GPUs idle: on GPUs,
+    every visible GPU gets ``cpus / gpus / 2`` workers (at least 1, at most 8, so a worker's
+    compile threads have a core to spare); on the CPU, ``cpus / 2`` workers (Inductor's C++
+    compiles are themselves parallel)."""
+    cpus = cpus or os.cpu_count() or 1
+    if device.startswith("cuda"):
+        gpus = visible_gpus() if gpus is None else gpus
+        if gpus:
+            per = max(1, min(8, cpus // len(gpus) // 2))
+            return per * len(gpus)
+    return max(1, cpus // 2)
+
+
 def _signal_name(code: int | None) -> str:
     if code is None:
         return "unknown exit"

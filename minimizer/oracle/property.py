@@ -46,11 +46,13 @@ class Evidence:
     """What runs beyond the candidate's own produced (filled in by ``evaluate``, or by a test)."""
     reference: Outcome | None = None
     comparison: Comparison | None = None
+    comparison_fp64: Comparison | None = None    # against the fp64 reference, when run
     times: list[float] | None = None            # backend execute seconds, one per repeat
     baseline_times: list[float] | None = None   # baseline execute seconds, interleaved with ``times``
     baseline_failure: str | None = None
     shell: ShellResult | None = None
     order: Any = None                           # ``order.OrderResult`` for --order-dependent
+    layout: Any = None                          # ``layout.LayoutResult`` for --layout-dependent
     notes: dict[str, str] = field(default_factory=dict)   # check name -> why it could not be judged
 
 
@@ -219,7 +221,9 @@ class ErrorMatches(Check):
 
 @dataclass(frozen=True)
 class Mismatch(Check):
-    """Outputs differ from the ``reference`` backend's beyond tolerance (see ``compare``).
+    """Outputs differ from the ``reference`` backend's beyond tolerance (see ``compare``), and, for
+    floating outputs, also from the fp64 reference's (so rounding differences between eager torch
+    and a fusing compiler are not mismatches).
 
     Needs values of both runs, same seed and device. A program with random ops is never judged
     a mismatch: its values differ between backends by design."""
@@ -239,6 +243,9 @@ class Mismatch(Check):
             return False, "no reference values to compare with"
         if ev.comparison.ok:
             return False, f"outputs match {self.reference} within tolerance"
+        if ev.comparison_fp64 is not None and ev.comparison_fp64.ok:
+            return False, (f"outputs differ from {self.reference} ({ev.comparison.first_mismatch}) but match "
+                           f"its fp64 computation within tolerance: rounding, not a different result")
         return True, ev.comparison.first_mismatch or "outputs differ"
 
     def describe(self):
@@ -335,8 +342,24 @@ class OrderDependent(Check):
         return "the outcome depends on the input order"
 
 
+@dataclass(frozen=True)
+class LayoutDependent(Check):
+    """Giving the plain inputs another memory layout (same logical values, see ``layout.relayout``)
+    changes the outcome: status/signature, segment count or scheduler multiset."""
+    name: ClassVar[str] = "layout-dependent"
+
+    def holds(self, o, ev):
+        r = ev.layout
+        if r is None:
+            return False, ev.notes.get("layout-dependent", "no relayouted run")
+        return r.found, r.words()
+
+    def describe(self):
+        return "the outcome depends on the inputs' memory layout"
+
+
 CHECKS = {c.name: c for c in (Failure, Status, Segments, Schedulers, ErrorMatches, Mismatch, Slower, ShellTest,
-                              OrderDependent)}
+                              OrderDependent, LayoutDependent)}
 
 
 @dataclass(frozen=True)
@@ -361,7 +384,7 @@ class Property:
                      error: str | None = None, mismatch: bool = False, mismatch_scale: float = 1.0,
                      slower: float | None = None, baseline: str = "reference", repeats: int = 5,
                      test: str | None = None, test_timeout: float = 300.0,
-                     order_dependent: bool = False) -> "Property | None":
+                     order_dependent: bool = False, layout_dependent: bool = False) -> "Property | None":
         """The property the command-line flags ask for; None when no flag is given.
         ``schedulers=True`` (the bare flag) means the original's multiset. Raises ValueError."""
         checks: list[Check] = []
@@ -379,6 +402,8 @@ class Property:
             checks.append(ShellTest(test, test_timeout))
         if order_dependent:
             checks.append(OrderDependent())
+        if layout_dependent:
+            checks.append(LayoutDependent())
         return cls(tuple(checks)) if checks else None
 
     def bind(self, original: Outcome) -> "Property":
@@ -460,10 +485,14 @@ class Verdict:
         ev = self.evidence
         if ev.comparison is not None:
             d["comparison"] = ev.comparison.to_json()
+        if ev.comparison_fp64 is not None:
+            d["comparison_fp64"] = ev.comparison_fp64.to_json()
         if ev.times and ev.baseline_times:
             d["timings"] = {"backend": ev.times, "baseline": ev.baseline_times}
         if ev.order is not None:
             d["order"] = ev.order.to_json()
+        if ev.layout is not None:
+            d["layout"] = ev.layout.to_json()
         return d
 
 
@@ -490,7 +519,8 @@ def evaluate(prop: Property, script_text: str, path: str, pool, *, extra_pools: 
         return None
 
     keyed = prop.keyed()
-    order = sorted(keyed, key=lambda kc: {Mismatch: 1, ShellTest: 2, Slower: 3, OrderDependent: 4}.get(type(kc[1]), 0))
+    order = sorted(keyed, key=lambda kc: {Mismatch: 1, ShellTest: 2, Slower: 3, LayoutDependent: 4,
+                                                     OrderDependent: 5}.get(type(kc[1]), 0))
     results: dict[str, tuple[bool, str]] = {}
     try:
         for key, c in order:
@@ -502,6 +532,8 @@ def evaluate(prop: Property, script_text: str, path: str, pool, *, extra_pools: 
                 _gather_timing(c, script_text, path, seed, pool, pool_for(c.baseline), ev)
             elif isinstance(c, OrderDependent) and outcome is not None:
                 _gather_order(c, script_text, path, seed, outcome, pool, ev)
+            elif isinstance(c, LayoutDependent) and outcome is not None:
+                _gather_layout(script_text, path, seed, outcome, pool, ev)
             results[key] = (False, "not run") if outcome is None and c.needs_outcome else c.holds(outcome, ev)
             if not results[key][0] and not all_checks:
                 break
@@ -574,6 +606,24 @@ def _gather_mismatch(c: Mismatch, text, path, seed, o: Outcome, pool, ref_pool, 
     ev.comparison = compare(list(outs) + list(ins[:n_in]), list(routs) + list(rins[:n_in]),
                             scale=c.scale, labels=labels) if len(outs) == len(routs) else \
         compare(outs, routs, scale=c.scale)
+    if ev.comparison.ok or len(outs) != len(routs) or not _has_low_precision(outs):
+        return
+    # eager rounds after every op, a fusing compiler need not: confirm against fp64
+    r64 = ref_pool.run(Request(text, path, seed, want_values=True, options={"fp64": True}))
+    try:
+        v64 = _values(r64) if r64.ok else None
+    finally:
+        _drop_values(r64)
+    if v64 is None:
+        ev.notes["mismatch-fp64"] = f"the fp64 reference gave {_failure_words(r64)}"
+        return
+    ev.comparison_fp64 = compare(outs, v64[1], scale=c.scale, fp64_ref=True)
+
+
+def _has_low_precision(values) -> bool:
+    import torch
+    return any(isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16, torch.float32)
+               for v in values)
 
 
 def _gather_order(c: OrderDependent, text, path, seed, o: Outcome, pool, ev: Evidence) -> None:
@@ -582,6 +632,14 @@ def _gather_order(c: OrderDependent, text, path, seed, o: Outcome, pool, ev: Evi
         ev.order = order.gather(c, text, path, seed, o, pool)
     except Exception as e:   # a script the model cannot reorder: say so rather than fail the run
         ev.notes["order-dependent"] = f"could not permute the inputs: {type(e).__name__}: {e}"
+
+
+def _gather_layout(text, path, seed, o: Outcome, pool, ev: Evidence) -> None:
+    from . import layout
+    try:
+        ev.layout = layout.gather(text, path, seed, o, pool)
+    except Exception as e:   # a script the model cannot relayout: say so rather than fail the run
+        ev.notes["layout-dependent"] = f"could not change the input layouts: {type(e).__name__}: {e}"
 
 
 def _exec_seconds(o: Outcome) -> float:

@@ -68,8 +68,14 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
-        ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False) -> Result:
-    """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order)."""
+        ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
+        upcast: bool = False) -> Result:
+    """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
+
+    ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
+    tensor is computed in float64, and a float dtype an op asks for (a cast, a reduction's or a
+    creation op's ``dtype``) becomes Double: the program's arithmetic without its roundings, which
+    tells "computes something else" from "rounds differently" (see ``oracle.compare``)."""
     ctx = ctx or Ctx(frontend=frontend)
     env: dict[str, Any] = {}
     facts: dict[str, TensorFacts] = {}
@@ -108,8 +114,10 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
                 k, t = next_input(i)
                 if check_inputs:
                     check_tensor_input(s, k, t)
-                env[s.outs[0]] = t
                 facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
+                if upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST:
+                    t = t.to(torch.float64)
+                env[s.outs[0]] = t
                 out_vals = {s.outs[0]: t}
             elif s.call in ("define_scalar", "define_constant"):
                 value = s.arg("value")
@@ -144,7 +152,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
                     outputs.append(val)
                 out_vals = {}
             else:
-                out_vals = _run_op(spec, s, i, resolve, ctx, env, facts, narrowed)
+                out_vals = _run_op(spec, s, i, resolve, ctx, env, facts, narrowed, upcast)
         except FusionError:
             raise
         except (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError) as e:
@@ -158,7 +166,13 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     return Result(outputs, env, facts, per_stmt, narrowed)
 
 
-def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> dict[str, Any]:
+_UPCAST = (torch.float32, torch.float16, torch.bfloat16)
+_UPCAST_NAMES = ("Float", "Half", "BFloat16")
+#: ops whose dtype arguments select a kernel format rather than a rounding: never upcast
+_KEEP_DTYPES = ("scaled_mm", "nv_block_quantize", "cutlass_nvfp4_grouped_mm", "grouped_mm")
+
+
+def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
     kw = {}
     given = dict(s.args)
     for p in spec.params_for(ctx.frontend):
@@ -168,6 +182,8 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed) -> d
             kw[p.name] = p.default
         else:
             raise FusionError(f"fd.ops.{spec.name}() missing required argument '{p.name}'", "definition", i)
+        if upcast and p.kind == "dtype" and kw[p.name] in _UPCAST_NAMES and spec.name not in _KEEP_DTYPES:
+            kw[p.name] = "Double"
     for p in spec.params_for(ctx.frontend):
         v = kw.get(p.name)
         if p.kind == "tensor" and p.required and not isinstance(v, torch.Tensor):

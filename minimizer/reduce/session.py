@@ -13,6 +13,7 @@ The input file is never written; everything goes to the output directory.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -74,7 +75,11 @@ class StatusLine:
             sys.stderr.write("\n")
 
 
-def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
+def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
+                  extra_pools: dict | None = None) -> dict:
+    """Reduce ``path``. ``pool`` (and ``extra_pools``, by backend name): warm pools to use instead
+    of starting workers (the fuzzer minimizes findings with the pools it fuzzes with); they are
+    left open."""
     original = parse_file(path)
     with open(path, encoding="utf-8") as f:
         original_text = f.read()
@@ -84,11 +89,14 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
     os.makedirs(out_dir, exist_ok=True)
     abspath = os.path.abspath(path)
     status = StatusLine(opt.quiet)
-    with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout) as pool:
+    own_pool = pool is None
+    with (Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout) if own_pool
+          else contextlib.nullcontext(pool)) as pool:
+        given = dict(extra_pools or {})
         extra = {}
         needed = prop_flags.extra_backends() if prop_flags is not None else set()
         for name in needed - {opt.backend}:
-            extra[name] = Pool(name, opt.device, jobs=opt.jobs, timeout=opt.timeout)
+            extra[name] = given[name] if name in given else Pool(name, opt.device, jobs=opt.jobs, timeout=opt.timeout)
         try:
             # a property of flags that need no backend run (only --test) starts no worker at all
             needs_run = prop_flags is None or prop_flags.needs_outcome
@@ -155,8 +163,9 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options) -> dict:
             rep["out_dir"] = out_dir
             return rep
         finally:
-            for p in extra.values():
-                p.close()
+            for name, p in extra.items():
+                if name not in given:
+                    p.close()
 
 
 class PropertyDoesNotHold(Exception):

@@ -4,10 +4,12 @@
 candidate lowers one component and raises none before it, so ordering candidates by
 ``(cosmetic_key, printed bytes, text)`` accepts each intended simplification and can never loop.
 """
-from . import dtypes as _dtypes, layout as _layout, order as _order, rename as _rename, shapes as _shapes
+from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _order, rename as _rename
+from . import shapes as _shapes
 from .base import Pass, chunks
 from .bypass import Bypass
 from .cut import CutAtIntermediate
+from .dims import FewerDims
 from .dtypes import SimplifyDtypes, SimplifyScalars
 from .inputs import MergeInputs
 from .layout import PlainLayouts
@@ -26,6 +28,7 @@ PASSES: list[Pass] = [
     CanonicalInputOrder(),
     PlainLayouts(),
     ShrinkShapes(),
+    FewerDims(),
     SimplifyDtypes(),
     SimplifyScalars(),
     Rename(),
@@ -33,16 +36,24 @@ PASSES: list[Pass] = [
 
 
 def cosmetic_key(program, info=None) -> tuple[int, ...]:
-    """(input elements, sum of extent-like ints, non-Float floating inputs, non-plain layout
-    facts, non-simple scalar constants, input-order disorder, non-canonical names). ``info`` is
-    the program's ``static.check`` result (computed when not given)."""
+    """(input elements, sum of extent-like ints, summed input rank, non-Float floating inputs,
+    non-plain layout facts, non-simple scalar constants, input-order disorder, non-canonical
+    names). ``info`` is the program's ``static.check`` result (computed when not given).
+
+    The rank sum comes right after the extents: dropping an extent-1 dim (FewerDims) leaves the
+    element count as it is and never raises the extents (at most a slice bound goes), so its
+    candidates are strictly smaller by this key whatever they do to the components after it;
+    and no cosmetic pass adds a dim, so rank ahead of dtypes, layouts, scalars, order and names
+    blocks none of their candidates, and rank after elements and extents none of ShrinkShapes'
+    or PlainLayouts'."""
     if info is None:
         from ..static import check
         info = check(program)
-    return (_shapes.elements(program), _shapes.extent_sum(program), _dtypes.dtype_cost(program),
-            _layout.cost(program), _dtypes.scalar_cost(program), _order.cost(program), _rename.cost(program, info))
+    return (_shapes.elements(program), _shapes.extent_sum(program), _dims.rank_sum(program),
+            _dtypes.dtype_cost(program), _layout.cost(program), _dtypes.scalar_cost(program),
+            _order.cost(program), _rename.cost(program, info))
 
 
 __all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "ValueToInput",
-           "Bypass", "MergeInputs", "CanonicalInputOrder", "PlainLayouts", "ShrinkShapes", "SimplifyDtypes",
-           "SimplifyScalars", "Rename"]
+           "Bypass", "MergeInputs", "CanonicalInputOrder", "PlainLayouts", "ShrinkShapes", "FewerDims",
+           "SimplifyDtypes", "SimplifyScalars", "Rename"]

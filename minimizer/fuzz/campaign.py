@@ -1,0 +1,273 @@
+"""``fmin fuzz``: a campaign. Generate programs chunk by chunk (``generate``), judge each with the
+oracles on the worker pools (``oracles``), bucket the findings into the corpus (``findings``),
+minimize each new bucket with the reducer, and summarize (table, JSON, JUnit XML).
+
+Programs are judged ``jobs`` at a time, but their results are taken in example order, so which
+example opens a bucket does not depend on timing. The time budget (``--time``) bounds generation
+and judging; minimizing the new buckets comes after, each bounded by ``minimize_seconds``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+from ..oracle.pool import Pool
+from ..program import to_source
+from . import generate
+from .findings import Store, bucket_id
+from .oracles import ORACLES, judge
+from .strategies import covered_ops
+
+
+@dataclass
+class CampaignOptions:
+    backend: str = "inductor"
+    device: str = "cpu"
+    seconds: float | None = None
+    max_examples: int | None = None
+    seed: int = 0
+    jobs: int = 1
+    shard: tuple[int, int] = (0, 1)
+    corpus: str = "corpus/findings"
+    junit: str | None = None
+    summary: str | None = None
+    frontend: str | None = None
+    max_ops: int = 12
+    oracles: tuple[str, ...] = ORACLES
+    minimize: bool = True
+    minimize_seconds: float = 300.0
+    minimize_budget: float | None = None     # seconds for all minimizations of a campaign
+    timeout: float = 300.0
+    quiet: bool = False
+    run_seed: int = 0
+
+
+@dataclass
+class Summary:
+    backend: str
+    device: str
+    seed: int
+    shard: str
+    programs: int = 0
+    duplicates: int = 0
+    seconds: float = 0.0
+    judge_seconds: float = 0.0
+    skipped: Counter = field(default_factory=Counter)
+    statuses: Counter = field(default_factory=Counter)
+    ops: Counter = field(default_factory=Counter)
+    findings: Counter = field(default_factory=Counter)      # kind -> occurrences
+    new: list[dict] = field(default_factory=list)           # new buckets (finding.json + dir)
+    known: Counter = field(default_factory=Counter)         # bucket id -> occurrences this campaign
+    environment: dict = field(default_factory=dict)
+    minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
+
+    @property
+    def per_second(self) -> float:
+        return self.programs / self.judge_seconds if self.judge_seconds else 0.0
+
+    def coverage(self) -> tuple[int, int]:
+        cov = covered_ops()
+        return len(cov & set(self.ops)), len(cov)
+
+    def to_json(self) -> dict:
+        got, of = self.coverage()
+        return {"backend": self.backend, "device": self.device, "seed": self.seed, "shard": self.shard,
+                "programs": self.programs, "duplicates_skipped": self.duplicates,
+                "seconds": round(self.seconds, 1), "judge_seconds": round(self.judge_seconds, 1),
+                "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
+                "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
+                "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
+                "minimized": self.minimized,
+                "environment": self.environment}
+
+
+class Status:
+    def __init__(self, quiet: bool):
+        self.quiet, self.tty, self.last = quiet, sys.stderr.isatty(), 0.0
+
+    def __call__(self, s: Summary, t0: float, final: bool = False) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if not final and now - self.last < (0.5 if self.tty else 10):
+            return
+        self.last = now
+        got, of = s.coverage()
+        line = (f"[{now - t0:6.0f}s] programs {s.programs}  {s.programs / max(now - t0, 1e-9):.2f}/s  "
+                f"ops {got}/{of}  findings {sum(s.findings.values())}  new buckets {len(s.new)}  "
+                f"known {len(s.known)}")
+        sys.stderr.write(("\r\033[K" + line + ("\n" if final else "")) if self.tty else line + "\n")
+        sys.stderr.flush()
+
+
+def _chunks(opt: CampaignOptions):
+    i, n = opt.shard
+    k = i
+    while True:
+        yield k
+        k += n
+
+
+def run_campaign(opt: CampaignOptions) -> Summary:
+    """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding."""
+    store = Store(opt.corpus)
+    s = Summary(opt.backend, opt.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
+    status = Status(opt.quiet)
+    t0 = time.monotonic()
+    deadline = t0 + opt.seconds if opt.seconds else None
+    limit = opt.max_examples
+    workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
+    seen_texts: set[str] = set()
+    new_keys: list[tuple[str, dict]] = []
+    pool = Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout)
+    ref = pool if opt.backend == "reference" else Pool("reference", opt.device, jobs=opt.jobs, timeout=opt.timeout)
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
+            for k in _chunks(opt):
+                if (deadline and time.monotonic() >= deadline) or (limit is not None and s.programs >= limit):
+                    break
+                batch = []
+                for e in generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops):
+                    text = to_source(e.program)
+                    if text in seen_texts:
+                        s.duplicates += 1
+                        continue
+                    seen_texts.add(text)
+                    batch.append((e, text))
+                if limit is not None:
+                    batch = batch[:max(0, limit - s.programs)]
+                path_of = {e.id: os.path.join(workdir, f"fuzz_{e.id.replace('.', '_')}.py") for e, _ in batch}
+                futs = [(e, text, ex.submit(_judge_one, e, text, path_of[e.id], pool, ref, opt)) for e, text in batch]
+                tj = time.monotonic()
+                for e, text, fut in futs:
+                    j = fut.result()
+                    s.programs += 1
+                    s.statuses[j.outcome.status] += 1
+                    if j.skipped:
+                        s.skipped[j.skipped.split(":")[0]] += 1
+                    if not s.environment and j.outcome.environment:
+                        s.environment = j.outcome.environment
+                    for st in e.program.op_stmts():
+                        s.ops[st.op] += 1
+                    for f in j.findings:
+                        s.findings[f.kind] += 1
+                        d, is_new = store.add(f, text, e.id, opt.backend, j.outcome.environment)
+                        if is_new:
+                            m = {**store.meta(f.key), "dir": d}
+                            s.new.append(m)
+                            new_keys.append((f.key, f.flags))
+                        else:
+                            s.known[bucket_id(f.key)] += 1
+                    status(s, t0)
+                    if deadline and time.monotonic() >= deadline:
+                        break
+                s.judge_seconds += time.monotonic() - tj
+                if deadline and time.monotonic() >= deadline:
+                    for _, _, fut in futs:
+                        fut.cancel()
+                    break
+        status(s, t0, final=True)
+        if opt.minimize:
+            # this campaign's new buckets first, then any the corpus holds unminimized (a shard run
+            # with --no-minimize, an interrupted campaign): each is minimized once, when time allows
+            pending = [k for k, _ in new_keys] + [b["key"] for b in store.buckets()
+                                                  if not b.get("minimized") and b["key"] not in dict(new_keys)]
+            t_min = time.monotonic()
+            for key in pending:
+                if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
+                    break
+                meta = store.meta(key) or {}
+                if meta.get("backend", opt.backend) != opt.backend:
+                    continue   # found on another backend: minimize it there
+                _minimize(store, key, meta.get("flags") or {}, opt, pool, ref)
+                s.minimized.append(key)
+                for m in s.new:
+                    if m["key"] == key:
+                        m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+    finally:
+        if ref is not pool:
+            ref.close()
+        pool.close()
+        import shutil
+        shutil.rmtree(workdir, ignore_errors=True)
+    s.seconds = time.monotonic() - t0
+    if opt.summary:
+        with open(opt.summary, "w", encoding="utf-8") as f:
+            json.dump(s.to_json(), f, indent=1, default=str)
+    if opt.junit:
+        write_junit(s, opt.junit)
+    return s
+
+
+def _judge_one(e, text, path, pool, ref, opt):
+    ex_seed = generate.chunk_seed(opt.seed, int(e.id.split(".")[1])) + int(e.id.split(".")[2])
+    return judge(e.program, text, path, pool, ref, backend=opt.backend, oracles=opt.oracles, seed=opt.run_seed,
+                 example_seed=ex_seed)
+
+
+def _minimize(store: Store, key: str, flags: dict, opt: CampaignOptions, pool, ref) -> None:
+    from ..oracle.property import Property
+    from ..reduce.session import Options, PropertyDoesNotHold, reduce_script
+    d = store.dir(key)
+    prop = Property.from_options(**flags) if flags else None
+    ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=d, seed=opt.run_seed, replays=2,
+                   timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True)
+    try:
+        rep = reduce_script(os.path.join(d, "original.py"), prop, ropt, pool=pool, extra_pools={"reference": ref})
+        store.mark_minimized(key, {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
+                                                            "oracle_calls", "seconds", "property", "interrupted")})
+    except PropertyDoesNotHold as e:
+        store.mark_minimized(key, {"error": f"not reproduced when replayed: {e}"})
+    except Exception as e:   # a reduction that breaks must not lose the campaign's other findings
+        store.mark_minimized(key, {"error": f"{type(e).__name__}: {e}"})
+
+
+def summary_lines(s: Summary) -> list[str]:
+    got, of = s.coverage()
+    rows = [("backend", f"{s.backend} ({s.device})"), ("seed / shard", f"{s.seed} / {s.shard}"),
+            ("programs run", str(s.programs)), ("duplicates skipped", str(s.duplicates)),
+            ("wall seconds", f"{s.seconds:.1f}"), ("programs per second", f"{s.per_second:.2f}"),
+            ("statuses", ", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())) or "-"),
+            ("not judged", ", ".join(f"{k} {v}" for k, v in sorted(s.skipped.items())) or "-"),
+            ("op coverage", f"{got}/{of} generated ops exercised"),
+            ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
+            ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
+            ("buckets minimized", str(len(s.minimized)))]
+    w = max(len(a) for a, _ in rows)
+    out = ["| " + "what".ljust(w) + " | value |", "|" + "-" * (w + 2) + "|-------|"]
+    out += [f"| {a.ljust(w)} | {b} |" for a, b in rows]
+    for m in s.new:
+        red = m.get("reduction") or {}
+        size = f", minimized {red.get('ops_before')} -> {red.get('ops_after')} ops" if "ops_after" in red else \
+            (f", not minimized: {red['error']}" if "error" in red else "")
+        out.append(f"new [{m['owner']}] {m['kind']}: {m['key']}  ({m['dir']}{size})")
+    return out
+
+
+def write_junit(s: Summary, path: str) -> None:
+    """One test case per bucket hit (a new bucket fails), plus one for the campaign itself."""
+    cases = []
+    got, of = s.coverage()
+    cases.append(f'  <testcase classname="fmin.fuzz" name="campaign {s.backend} seed {s.seed} shard {s.shard}" '
+                 f'time="{s.seconds:.1f}"><system-out>{escape(f"{s.programs} programs, {got}/{of} ops")}'
+                 f'</system-out></testcase>')
+    for m in s.new:
+        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}"
+        cases.append(f'  <testcase classname="fmin.fuzz.{escape(m["kind"])}" name={quoteattr(m["id"])}>'
+                     f'<failure message={quoteattr(msg)}>{escape(m.get("words", ""))}\n{escape(m["dir"])}</failure>'
+                     f'</testcase>')
+    for bid, n in sorted(s.known.items()):
+        cases.append(f'  <testcase classname="fmin.fuzz.known" name={quoteattr(bid)}>'
+                     f'<system-out>{n} occurrence(s) of a known bucket</system-out></testcase>')
+    failures = len(s.new)
+    xml = (f'<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="fmin fuzz" tests="{len(cases)}" '
+           f'failures="{failures}" errors="0" time="{s.seconds:.1f}">\n' + "\n".join(cases) + "\n</testsuite>\n")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(xml)

@@ -1,0 +1,202 @@
+"""What counts as a finding, for one generated program.
+
+Three oracles, cheapest first, each a question the rest of fmin already knows how to ask:
+
+* **failure**: the backend errors, crashes or hangs on a program the generator made valid. The
+  reference backend then runs it too: if the reference also fails, the generator or the catalog
+  produced an invalid program, which is fmin's bug. An ``environment`` error (no compiler, no
+  Triton) is never a finding.
+* **differential**: outputs against the reference (``property.Mismatch``: dtype-aware tolerance,
+  confirmed against the fp64 reference; programs with random ops excluded). On Inductor a
+  mismatch is triaged by running fmin's translation *eagerly*: if that already disagrees with the
+  reference, the translation (fmin) is wrong, else Inductor is.
+* **metamorphic**: the same program with its inputs permuted (one seeded permutation) and with its
+  plain inputs in another memory layout must keep status, segment count and schedulers
+  (``order.permute_inputs``, ``layout.relayout``). Values of those variants are not compared
+  with the original's (the inputs list draws them in another order); their own outputs are
+  checked by the same differential oracle whenever they are generated as programs.
+
+A ``Finding`` carries the bucket key (what "the same bug" means), the owner (``fmin`` or the
+backend) and the property flags under which the reducer minimizes it.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..oracle.order import outcome_key, outcome_words, permute_inputs
+from ..oracle.outcome import Outcome
+from ..oracle.pool import Request
+from ..oracle.property import Mismatch, Property, evaluate
+from ..program.model import Program, Ref, is_input_decl
+
+ORACLES = ("failure", "differential", "order", "layout")
+#: error kinds that mean "fmin's own code is wrong", whatever the backend
+FMIN_KINDS = {"fmin-translation", "fmin-harness", "fmin-internal", "no-execute"}
+#: error kinds that mean "this machine cannot compile", never a finding
+ENVIRONMENT_KINDS = {"environment"}
+
+
+@dataclass
+class Finding:
+    kind: str                    # failure | mismatch | order-dependent | layout-dependent
+    owner: str                   # "fmin" or the backend's name
+    key: str                     # bucket: the same key is the same bug
+    words: str                   # one line for people
+    flags: dict = field(default_factory=dict)   # reduce property flags (empty: the default property)
+    outcome: Outcome | None = None
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "owner": self.owner, "key": self.key, "words": self.words, "flags": self.flags}
+
+
+@dataclass
+class Judged:
+    outcome: Outcome
+    findings: list[Finding]
+    skipped: str | None = None   # why the program was not judged (environment)
+
+
+def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
+          seed: int = 0, example_seed: int = 0) -> Judged:
+    """Run every oracle on one program. ``pool`` runs the backend under test, ``ref_pool`` the
+    reference (the same pool when the backend is the reference)."""
+    diff = "differential" in oracles and backend != "reference"
+    o = pool.run(Request(text, path, seed, want_values=diff))
+    found: list[Finding] = []
+    try:
+        if not o.ok:
+            f = _failure(o, text, path, seed, ref_pool, backend)
+            if f is None:
+                return Judged(o, [], skipped=f"{o.error_kind}: {o.signature}")
+            return Judged(o, [f] if "failure" in oracles else [])
+        if diff:
+            f = _differential(program, o, text, path, seed, pool, ref_pool, backend)
+            if f:
+                found.append(f)
+    finally:
+        if o.values_path:
+            import os
+            try:
+                os.remove(o.values_path)
+            except OSError:
+                pass
+            o.values_path = None
+    if "order" in oracles:
+        f = _order(program, o, path, seed, pool, backend, example_seed)
+        if f:
+            found.append(f)
+    if "layout" in oracles:
+        f = _layout(program, o, path, seed, pool, backend)
+        if f:
+            found.append(f)
+    return Judged(o, found)
+
+
+def _failure(o: Outcome, text, path, seed, ref_pool, backend) -> Finding | None:
+    if (o.error_kind or "") in ENVIRONMENT_KINDS:
+        return None
+    if backend != "reference":
+        r = ref_pool.run(Request(text, path, seed))
+        if not r.ok:   # the generator made something its own reference rejects
+            return Finding("failure", "fmin", f"reference {r.status} {r.signature}",
+                           f"the generated program fails on the reference backend too: {r.signature}", {}, r)
+    owner = "fmin" if backend == "reference" or (o.error_kind or "") in FMIN_KINDS else backend
+    return Finding("failure", owner, f"{backend} {o.status} {o.signature}",
+                   f"{backend} {o.status}: {o.signature}", {}, o)
+
+
+def _producer(program: Program, output_index: int) -> str:
+    """The op whose value is the ``output_index``-th (non-aliasing) output."""
+    outs = [s for s in program.stmts if s.call == "add_output" and s.arg("alias_input") is None]
+    if output_index >= len(outs):
+        return "?"
+    ref = outs[output_index].arg("output")
+    if isinstance(ref, Ref):
+        for s in reversed(program.stmts):
+            if ref.name in s.outs:
+                return "input" if is_input_decl(s) else s.op
+    return "?"
+
+
+def _differential(program, o: Outcome, text, path, seed, pool, ref_pool, backend) -> Finding | None:
+    v = evaluate(Property((Mismatch(),)), text, path, pool, extra_pools={"reference": ref_pool}, seed=seed,
+                 outcome=o)
+    if not v.holds:
+        return None
+    comp = v.evidence.comparison
+    bad = next((k for k, d in enumerate(comp.outputs) if not d.ok), 0) if comp else 0
+    label = comp.outputs[bad].label if comp and comp.outputs else "output 0"
+    dtype = comp.outputs[bad].dtype if comp and comp.outputs else "?"
+    what = _producer(program, bad) if label.startswith("output") else "aliased input"
+    owner = backend
+    if backend == "inductor" and _translation_disagrees(text, path, seed, pool, ref_pool):
+        owner = "fmin"
+    return Finding("mismatch", owner, f"{backend} mismatch {what} -> {dtype}",
+                   f"{backend} outputs differ from the reference: {v.reason}", {"mismatch": True}, o)
+
+
+def _translation_disagrees(text, path, seed, pool, ref_pool) -> bool:
+    """Inductor triage: does fmin's translation, run eagerly, already differ from the reference?"""
+    v = evaluate(Property((Mismatch(),)), text, path, _Eager(pool), extra_pools={"reference": ref_pool}, seed=seed)
+    return v.holds
+
+
+class _Eager:
+    """The Inductor pool, asked to run the translation without compiling it."""
+    backend = "inductor-eager"
+
+    def __init__(self, pool):
+        self.pool = pool
+
+    def run(self, req: Request) -> Outcome:
+        return self.pool.run(Request(req.script, req.path, req.seed, req.want_values,
+                                     {**req.options, "eager": True}, req.timeout))
+
+
+def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Finding | None:
+    from ..program import to_source
+    n = sum(1 for s in program.stmts if is_input_decl(s))
+    if n < 2:
+        return None
+    rng = random.Random(example_seed)
+    perm = list(range(n))
+    while perm == list(range(n)):
+        rng.shuffle(perm)
+    try:
+        text2 = to_source(permute_inputs(program, perm))
+    except ValueError:
+        return None
+    o2 = pool.run(Request(text2, path, seed))
+    if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
+        return None
+    return Finding("order-dependent", backend, f"{backend} order-dependent {_change(o, o2)}",
+                   f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}",
+                   {"order_dependent": True}, o2)
+
+
+def _change(a: Outcome, b: Outcome) -> str:
+    """A metamorphic bucket: what kind of change, not its exact counts (2 vs 4 pointwise kernels
+    and 3 vs 5 are one behaviour): a status change names both outcomes, a segmentation change
+    the schedulers whose counts differ."""
+    if a.status != b.status or a.signature != b.signature:
+        return f"status {a.status} `{a.signature}` -> {b.status} `{b.signature}`"
+    ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
+    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
+    return "segmentation changes (" + (", ".join(names) or "count") + ")"
+
+
+def _layout(program, o: Outcome, path, seed, pool, backend) -> Finding | None:
+    from ..oracle.layout import relayout
+    from ..program import to_source
+    r = relayout(program)
+    if r is None:
+        return None
+    prog2, changed = r
+    o2 = pool.run(Request(to_source(prog2), path, seed))
+    if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
+        return None
+    return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, o2)}",
+                   f"another memory layout of {', '.join(changed)} gives {outcome_words(o2)} instead of "
+                   f"{outcome_words(o)}", {"layout_dependent": True}, o2)

@@ -1,0 +1,206 @@
+"""``fmin fuzz``: reproducible generation, the oracles' verdicts and owners (fake pools), the
+findings corpus and its merge, and campaigns end to end — on the reference backend (nothing to
+find), and on Inductor with its test-only fault injection (a relu that adds 1), which the
+campaign must find, bucket, minimize to the relu, and count (not re-minimize) when seen again."""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+import torch
+
+from conftest import ROOT
+from minimizer.fuzz import generate
+from minimizer.fuzz.findings import Store, bucket_id, merge
+from minimizer.fuzz.oracles import Finding, judge
+from minimizer.oracle import Outcome
+from minimizer.program import parse, to_source
+
+
+def fmin(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "minimizer", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+# ---------------------------------------------------------------- generation
+def test_chunks_are_reproducible_and_shards_disjoint():
+    a = [to_source(e.program) for e in generate.chunk(3, 0, size=12)]
+    b = [to_source(e.program) for e in generate.chunk(3, 0, size=12)]
+    c = [to_source(e.program) for e in generate.chunk(3, 1, size=12)]
+    assert a == b
+    assert len(set(a) & set(c)) <= 2        # Hypothesis may start both chunks with the simplest program
+    ex = generate.chunk(3, 1, size=12)
+    assert ex[5].id == "3.1.5"
+    assert to_source(generate.program_for("3.1.5")) == to_source(ex[5].program)
+    for text in a:
+        parse(text)                          # every generated program reads back
+
+
+@pytest.mark.parametrize("bad", ["3.1", "a.b.c", "1.2.3.4"])
+def test_bad_example_ids(bad):
+    with pytest.raises(ValueError, match="SEED.CHUNK.INDEX"):
+        generate.parse_id(bad)
+
+
+# ---------------------------------------------------------------- oracles, with fake pools
+class FakePool:
+    def __init__(self, backend, outcomes):
+        self.backend, self.outcomes, self.requests = backend, list(outcomes), []
+
+    def run(self, req):
+        self.requests.append(req)
+        return self.outcomes.pop(0)
+
+
+TWO_INPUTS = """
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def fusion(fd: FusionDefinition) -> None:
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+    tv1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+    tv2 = fd.ops.add(tv0, tv1)
+    fd.add_output(tv2)
+
+with FusionDefinition() as fd:
+    fusion(fd)
+inputs = [torch.randn(4, 8, device="cuda:0"), torch.randn(4, 8, device="cuda:0")]
+fd.execute(inputs)
+"""
+
+
+def _judge(outcomes, refs=(), oracles=("failure",), backend="nvfuser"):
+    prog = parse(TWO_INPUTS)
+    pool, ref = FakePool(backend, outcomes), FakePool("reference", refs)
+    return judge(prog, TWO_INPUTS, "x.py", pool, ref, backend=backend, oracles=oracles), pool, ref
+
+
+def test_failure_owner_is_the_backend_unless_the_reference_fails_too():
+    boom = Outcome("error", "nvfuser", signature="csrc/x.cpp f: boom", error_kind="compiler")
+    j, _, ref = _judge([boom], [Outcome("ok", "reference")])
+    (f,) = j.findings
+    assert (f.kind, f.owner, f.key) == ("failure", "nvfuser", "nvfuser error csrc/x.cpp f: boom")
+    j, _, _ = _judge([boom], [Outcome("error", "reference", signature="fd.ops.add: bad", error_kind="definition")])
+    (f,) = j.findings
+    assert f.owner == "fmin" and "reference" in f.key      # the generator made an invalid program
+    j, _, ref = _judge([Outcome("error", "inductor", signature="s", error_kind="environment")], backend="inductor")
+    assert j.findings == [] and j.skipped.startswith("environment") and ref.requests == []
+    j, _, _ = _judge([Outcome("error", "inductor", signature="graph break", error_kind="fmin-translation")],
+                     [Outcome("ok", "reference")], backend="inductor")
+    assert j.findings[0].owner == "fmin"
+
+
+def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
+    one = Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
+    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    j, pool, _ = _judge([one, two, one], oracles=("order", "layout"))
+    (f,) = j.findings
+    assert f.kind == "order-dependent" and f.flags == {"order_dependent": True}
+    assert f.key == "nvfuser order-dependent segmentation changes (reduction)"
+    assert len(pool.requests) == 3
+    permuted = parse(pool.requests[1].script)
+    assert [s.outs[0] for s in permuted.input_stmts()] == ["tv1", "tv0"]
+    relaid = parse(pool.requests[2].script)
+    assert all(s.arg("stride_order") == (0, 1) for s in relaid.input_stmts())
+    j, _, _ = _judge([one, one, Outcome("error", "nvfuser", signature="sig")], oracles=("order", "layout"))
+    (f,) = j.findings
+    assert f.kind == "layout-dependent" and f.key == "nvfuser layout-dependent status ok `None` -> error `sig`"
+
+
+def test_differential_finding_names_the_op_and_dtype(tmp_path):
+    mine, theirs = tmp_path / "mine.pt", tmp_path / "ref.pt"
+    x = torch.ones(4, 8)
+    torch.save({"inputs": [x, x], "outputs": [x * 3]}, mine)
+    torch.save({"inputs": [x, x], "outputs": [x + x]}, theirs)
+    r64 = tmp_path / "r64.pt"
+    torch.save({"inputs": [x, x], "outputs": [(x + x).double()]}, r64)
+    j, _, ref = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["pointwise"])],
+                       [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
+                       oracles=("differential",))
+    (f,) = j.findings
+    assert (f.kind, f.owner, f.key) == ("mismatch", "nvfuser", "nvfuser mismatch add -> float32")
+    assert f.flags == {"mismatch": True} and not mine.exists()   # values are deleted once judged
+
+
+# ---------------------------------------------------------------- the corpus
+def test_store_buckets_and_merge(tmp_path):
+    f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
+    a, b = Store(str(tmp_path / "a")), Store(str(tmp_path / "b"))
+    d, new = a.add(f, "script 1", "0.0.1", "nvfuser")
+    assert new and os.path.basename(d) == bucket_id(f.key)
+    assert open(os.path.join(d, "original.py")).read() == "script 1"
+    d, new = a.add(f, "script 2", "0.0.7", "nvfuser")
+    assert not new and open(os.path.join(d, "original.py")).read() == "script 1"
+    assert a.meta(f.key)["count"] == 2 and a.meta(f.key)["examples"] == ["0.0.1", "0.0.7"]
+    g = Finding("mismatch", "nvfuser", "nvfuser mismatch add -> float32", "w", {"mismatch": True})
+    b.add(f, "script 3", "0.1.0", "nvfuser")
+    b.add(g, "script 4", "0.1.2", "nvfuser")
+    r = fmin("merge-findings", str(tmp_path / "a"), str(tmp_path / "b"), "--into", str(tmp_path / "m"))
+    assert r.returncode == 0, r.stderr
+    m = Store(str(tmp_path / "m"))
+    assert m.meta(f.key)["count"] == 3 and m.meta(f.key)["examples"] == ["0.0.1", "0.0.7", "0.1.0"]
+    assert m.meta(g.key)["count"] == 1 and len(m.buckets()) == 2
+
+
+def test_usage_errors_exit_2_without_traceback(tmp_path):
+    for args in (["--shard", "3/2"], ["--oracles", "failure,psychic"], ["--replay", "nope"]):
+        r = fmin("fuzz", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path), *args)
+        assert r.returncode == 2, (args, r.stderr)
+        assert "Traceback" not in r.stderr and r.stderr.startswith("fmin: ")
+
+
+# ---------------------------------------------------------------- campaigns end to end
+def test_reference_campaign_finds_nothing_and_reports(tmp_path):
+    junit, summ = tmp_path / "j.xml", tmp_path / "s.json"
+    r = fmin("fuzz", "--backend", "reference", "--device", "cpu", "--max-examples", "24", "--seed", "5",
+             "--jobs", "2", "--corpus", str(tmp_path / "c"), "--junit", str(junit), "--summary", str(summ), "-q")
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = json.loads(summ.read_text())
+    assert s["programs"] == 24 and s["statuses"] == {"ok": 24} and s["new_buckets"] == []
+    assert s["op_coverage"]["ops"] >= 10
+    assert "| programs run        | 24 |" in r.stdout
+    suite = ET.parse(junit).getroot()
+    assert suite.get("failures") == "0" and suite.get("tests") == "1"
+
+
+RELU_BUG = "cpp.inject_relu_bug_TESTING_ONLY=accuracy"
+
+
+def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path):
+    """Seed 7's chunk 0 holds a float relu at example 10 (see test below)."""
+    corpus = tmp_path / "findings"
+    args = ["fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "11", "--seed", "7", "--jobs", "2",
+            "--oracles", "failure,differential", "--inductor-config", RELU_BUG, "--corpus", str(corpus),
+            "--minimize-time", "90", "-q"]
+    r = fmin(*args, "--junit", str(tmp_path / "j.xml"))
+    assert r.returncode == 1, r.stdout + r.stderr          # a new finding
+    relu = [b for b in Store(str(corpus)).buckets() if "relu" in b["key"]]
+    assert len(relu) == 1, r.stdout
+    (b,) = relu
+    assert b["kind"] == "mismatch" and b["owner"] == "inductor" and b["minimized"]   # eager translation agrees
+    minimal = (corpus / b["id"] / "repro.min.py").read_text()
+    ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
+    assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
+    assert (corpus / b["id"] / "report.md").exists() and (corpus / b["id"] / "original.py").exists()
+    suite = ET.parse(tmp_path / "j.xml").getroot()
+    assert int(suite.get("failures")) >= 1
+    assert any(tc.get("name") == b["id"] and tc.find("failure") is not None for tc in suite.iter("testcase"))
+    # the same campaign again: the bucket is known, counted, not re-minimized; nothing new
+    before = (corpus / b["id"] / "repro.min.py").stat().st_mtime
+    r = fmin(*args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert Store(str(corpus)).meta(b["key"])["count"] == 2
+    assert (corpus / b["id"] / "repro.min.py").stat().st_mtime == before
+    # --fail-on fmin: an Inductor bug is not fmin's, so CI stays green
+    r = fmin(*[a if a != str(corpus) else str(tmp_path / "other") for a in args], "--fail-on", "fmin",
+             "--no-minimize")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_replay_regenerates_an_example():
+    r = fmin("fuzz", "--replay", "7.0.10", "--backend", "reference", "--device", "cpu")
+    assert r.returncode == 0, r.stderr
+    assert "fd.ops.relu(" in r.stdout and "# 7.0.10 on reference: ok" in r.stdout
+    assert to_source(generate.program_for("7.0.10")) in r.stdout
