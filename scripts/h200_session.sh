@@ -30,7 +30,8 @@ NV=${FMIN_NV:-nvfuser}
 campaign() {   # backend shard extra...
   local b=$1 shard=$2; shift 2
   local fe=(); [ "$b" != inductor ] && fe=(--frontend nvfuser_direct)
-  fmin fuzz --backend "$b" --device $DEV --time $T --seed $SEED --shard "$shard" --jobs 4 "${fe[@]}" \
+  timeout ${CT:-$((T + 60))} python3 -m minimizer fuzz --backend "$b" --device $DEV --time $T --seed $SEED --shard "$shard" \
+      --jobs 4 --timeout 120 "${fe[@]}" \
       --corpus "$W/fz-$b" --summary "$W/fz-$b-${shard%/*}.json" --junit "$W/fz-$b-${shard%/*}.xml" -q "$@" \
       > "$W/fz-$b-${shard%/*}.txt" 2>&1
   echo "campaign $b $shard rc=$?" >> "$W/fz-$b-${shard%/*}.txt"
@@ -67,6 +68,7 @@ if [ "$phase" = a ]; then
   wait
 elif [ "$phase" = b ]; then
   cp -r h200-work/. "$W/"
+  CT=$((T + 250))
   campaign $NV 1/2 --minimize-time 60 --minimize-budget 150 &
   campaign inductor 1/2 --minimize-time 60 --minimize-budget 150 &
   {

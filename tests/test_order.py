@@ -166,3 +166,24 @@ def test_outcome_key_ignores_scheduler_order():
     b = Outcome("ok", segments=2, schedulers=["b", "a"])
     assert outcome_key(a) == outcome_key(b)
     assert outcome_key(a) != outcome_key(Outcome("error", signature="x"))
+
+
+def test_a_crash_counts_only_if_it_repeats():
+    """An out-of-memory kill or a loaded machine can crash one run: the search re-runs a
+    permutation whose outcome is a crash or timeout and believes it only if it repeats."""
+    p = parse(SCRIPT, "x.py")
+    ok = Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
+    crash = Outcome("crash", "nvfuser", signature="crash: SIGKILL")
+    once = [crash]
+
+    def flaky(prog):
+        return once.pop() if once and prog != p else ok
+
+    r = search(p, ok, flaky, max_swaps=3, n_random=0)
+    assert not r.found and any("(re-run)" in w for _, w in r.seen)
+
+    def always(prog):
+        return crash if prog != p else ok
+
+    r = search(p, ok, always, max_swaps=3, n_random=0)
+    assert r.found and r.outcome.status == "crash" and r.tried == 1

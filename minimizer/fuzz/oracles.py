@@ -168,12 +168,21 @@ def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Find
         text2 = to_source(permute_inputs(program, perm))
     except ValueError:
         return None
-    o2 = pool.run(Request(text2, path, seed))
+    o2 = _confirmed(pool, Request(text2, path, seed), o)
     if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
         return None
     return Finding("order-dependent", backend, f"{backend} order-dependent {_change(o, o2)}",
                    f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}",
                    {"order_dependent": True}, o2)
+
+
+def _confirmed(pool, req: Request, original: Outcome) -> Outcome:
+    """A variant's outcome; a crash or hang that differs from the original's is re-run once and
+    believed only if it repeats (the machine can kill or stall one run: memory, load)."""
+    o2 = pool.run(req)
+    if o2.status in ("crash", "timeout") and outcome_key(o2) != outcome_key(original):
+        o2 = pool.run(req)
+    return o2
 
 
 def _change(a: Outcome, b: Outcome) -> str:
@@ -194,7 +203,7 @@ def _layout(program, o: Outcome, path, seed, pool, backend) -> Finding | None:
     if r is None:
         return None
     prog2, changed = r
-    o2 = pool.run(Request(to_source(prog2), path, seed))
+    o2 = _confirmed(pool, Request(to_source(prog2), path, seed), o)
     if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
         return None
     return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, o2)}",

@@ -175,9 +175,13 @@ def search(program: Program, original: Outcome, outcome_of: Callable[[Program], 
                 res.skipped = str(e)
                 return res
         outs = outcome_of(progs) if batch > 1 else [outcome_of(progs[0])]
-        for (kind, p), o in zip(chunk, outs):
+        for (kind, p), o, prog in zip(chunk, outs, progs):
             res.tried += 1
             res.seen.append((p, outcome_words(o)))
+            if outcome_key(o) != want and o.status in ("crash", "timeout"):
+                # a crash or hang can be the machine's (out of memory, load): believe it if it repeats
+                o = outcome_of([prog])[0] if batch > 1 else outcome_of(prog)
+                res.seen.append((p, outcome_words(o) + " (re-run)"))
             if outcome_key(o) != want:
                 res.perm, res.kind, res.outcome = p, kind, o
                 return res
