@@ -355,6 +355,10 @@ def cmd_reduce(args) -> int:
           f"{rep['oracle_calls']} oracle calls ({rep['cache_hits']} cached), {rep['seconds']} s")
     print(f"property: {rep['property']}   replays: {rep['replays']}")
     print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
+    if rep.get("verified") is False:
+        print(f"fmin: warning: the minimized script did not show the property when re-run "
+              f"({rep['replays'].get('minimized')}); see the report's outcome table", file=sys.stderr)
+        return 1
     return 130 if rep["interrupted"] else 0
 
 

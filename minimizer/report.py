@@ -62,6 +62,8 @@ def to_markdown(d: dict[str, Any]) -> str:
         f"fmin reduced the script under the property **{d['property']}** on the `{d['backend']}` backend"
         + (" (interrupted: this is the best result so far)." if d["interrupted"] else "."),
         "",
+        *([f"**Warning: the minimized script did not show the property when re-run "
+           f"({(d.get('replays') or {}).get('minimized')}).**", ""] if d.get("verified") is False else []),
         "| | before | after |",
         "|---|---:|---:|",
         f"| ops | {d['ops_before']} | {d['ops_after']} |",

@@ -82,6 +82,41 @@ elif [ "$phase" = b ]; then
     echo "rc=$?" >> "$W/scatter-nvfuser.txt"
   } &
   wait
+elif [ "$phase" = c ]; then
+  # the second try (call A ran past its limit: 21 python start-ups to upgrade the corpus cost
+  # 3.5 min there; now the corpus is upgraded here and carried in h200-work/up with A's corpora)
+  cp -r h200-work/. "$W/"
+  CT=$((T + 40))
+  campaign $NV 1/2 --no-minimize &
+  campaign inductor 1/2 --no-minimize &
+  {
+    L=$W/up/layernorm_bwd_fused.py; S=$W/up/layernorm_bwd_segmented.py
+    ( time timeout 200 python3 -m minimizer check --backend $NV --device $DEV --jobs 2 --order-dependent "$L" "$S" ) > "$W/order-$NV.txt" 2>&1
+    ( time timeout 200 python3 -m minimizer check --backend inductor --device $DEV --json "$L" "$S" ) > "$W/seeds-inductor.jsonl" 2>&1
+    ( time timeout 200 python3 -m minimizer isolate "$L" "$S" --backend inductor --device $DEV --jobs 2 --out "$W/isolate-inductor" ) > "$W/isolate-inductor.txt" 2>&1
+    ( time timeout 200 python3 -m minimizer check --backend inductor --device $DEV --jobs 2 --order-dependent "$L" "$S" ) > "$W/order-inductor.txt" 2>&1
+  } &
+  {
+    R=$W/up/rope_qkv_split.py
+    ( time timeout 60 python3 -m minimizer "$R" --backend $NV --segments '>=2' --jobs 2 --out "$W/rope-nvfuser" ) > "$W/rope-nvfuser.txt" 2>&1
+    echo "rc=$?" >> "$W/rope-nvfuser.txt"
+    ( time NVFUSER_DISABLE=parallel_compile,resize_scheduler timeout 200 python3 -m minimizer "$R" --backend $NV \
+        --segments '>=2' --jobs 3 --out "$W/rope-noresize" --max-time 120 ) > "$W/rope-noresize.txt" 2>&1
+    echo "rc=$?" >> "$W/rope-noresize.txt"
+    ( time timeout 200 python3 -m minimizer "$W/up/direct_scatter_index_ops.py" --backend $NV --jobs 3 \
+        --out "$W/scatter-nvfuser" --max-time 120 ) > "$W/scatter-nvfuser.txt" 2>&1
+    echo "rc=$?" >> "$W/scatter-nvfuser.txt"
+  } &
+  wait
+elif [ "$phase" = d ]; then
+  # minimize the buckets that the campaigns stored (bounded); on a fresh machine, from h200-work
+  [ -d "$W/fz-$NV" ] || cp -r h200-work/. "$W/"
+  for b in $NV inductor; do
+    ( time timeout ${MT:-230} python3 -m minimizer fuzz --backend $b --device $DEV --max-examples 0 --jobs 4 --timeout 60 \
+        --corpus "$W/fz-$b" --minimize-time 30 --minimize-budget $(( ${MT:-230} - 50 )) --summary "$W/fz-$b-min.json" -q ) \
+        > "$W/fz-$b-min.txt" 2>&1 &
+  done
+  wait
 fi
 find "$W" -name 'worker.log' -delete
 tar czf "$out/$phase.tgz" -C "$W" --exclude=./up .

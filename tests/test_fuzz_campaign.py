@@ -204,3 +204,42 @@ def test_replay_regenerates_an_example():
     assert r.returncode == 0, r.stderr
     assert "fd.ops.relu(" in r.stdout and "# 7.0.10 on reference: ok" in r.stdout
     assert to_source(generate.program_for("7.0.10")) in r.stdout
+
+
+def test_a_dtype_difference_is_fmins_typing_rule_not_a_wrong_value(tmp_path):
+    """nvFuser returns Float for Half arithmetic; the reference (torch) Half: that difference is
+    a rule of fmin's reference to fix, bucketed apart from wrong values."""
+    mine, theirs = tmp_path / "mine.pt", tmp_path / "ref.pt"
+    x = torch.ones(4, 8, dtype=torch.float16)
+    torch.save({"inputs": [x, x], "outputs": [(x + x).float()]}, mine)
+    torch.save({"inputs": [x, x], "outputs": [x + x]}, theirs)
+    j, _, ref = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["pointwise"])],
+                       [Outcome("ok", "reference", values_path=str(theirs))], oracles=("differential",))
+    (f,) = j.findings
+    assert (f.owner, f.key) == ("fmin", "nvfuser mismatch dtype add -> float16")
+    assert "float32[4, 8] vs reference float16[4, 8]" in f.words
+
+
+def test_where_operands_broadcast_with_the_condition_too():
+    """Regression: the H200 campaign stopped on chunk 26 of seed 2026 (direct frontend), where
+    the generator paired ``where``'s other operand with x but not with the condition."""
+    ex = generate.chunk(2026, 26, frontend="nvfuser_direct")
+    assert len(ex) == generate.CHUNK
+
+
+def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path, monkeypatch):
+    from minimizer.fuzz import campaign
+    real = generate.chunk
+
+    def flaky(seed, k, **kw):
+        if k == 0:
+            raise RuntimeError("Attempting to broadcast a dimension of length 6 at -1!")
+        return real(seed, k, **kw)
+
+    monkeypatch.setattr(campaign.generate, "chunk", flaky)
+    s = campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=5, seed=1,
+                                                       corpus=str(tmp_path), quiet=True, minimize=True))
+    assert s.programs == 5 and s.findings["generator"] == 1
+    (b,) = Store(str(tmp_path)).buckets()
+    assert b["kind"] == "generator" and b["owner"] == "fmin" and "length N at -N" in b["key"]
+    assert not b["minimized"] and b["first_example"] == "1.0.-"

@@ -397,9 +397,25 @@ def test_scalar_values_follow_nvfuser():
 
 
 def test_zero_dim_tensor_and_number_keep_tensor_dtype():
+    """The common dtype is the tensor's (a number does not promote it); nvFuser then computes a
+    BFloat16 common dtype in Float and returns Float (cast_half_to_float)."""
     t = torch.tensor(0.5, dtype=torch.bfloat16)
-    assert call("maximum", lhs=t, rhs=0.25).dtype == torch.bfloat16
-    assert call("atan2", lhs=0.25, rhs=t).dtype == torch.bfloat16
+    assert call("maximum", lhs=t, rhs=0.25).dtype == torch.float32
+    assert call("atan2", lhs=0.25, rhs=t).dtype == torch.float32
+    i = torch.tensor(3, dtype=torch.int32)
+    assert call("maximum", lhs=i, rhs=2).dtype == torch.int32
+
+
+@pytest.mark.parametrize("op,out", [("add", torch.float32), ("sin", torch.float32), ("truediv", torch.float32),
+                                    ("abs", torch.float16), ("neg", torch.float16), ("relu", torch.float16),
+                                    ("eq", torch.bool), ("lerp", torch.float32), ("addcmul", torch.float32)])
+def test_half_arithmetic_returns_float_as_in_nvfuser(op, out):
+    """csrc/type_promotion.cpp computeTypes(..., cast_half_to_float): seen on the H200 as the
+    fuzz campaign's dtype mismatches (docs/fuzz.md); abs/neg/relu keep their dtype."""
+    h = torch.ones(3, dtype=torch.float16)
+    spec = CATALOG["ops." + op]
+    kw = {p.name: (h if p.kind == "operand" else 0.5) for p in spec.params_for(D)}
+    assert spec.ref(Ctx(device="cpu"), **kw).dtype == out
 
 
 # ---- binding ----

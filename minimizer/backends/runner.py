@@ -83,6 +83,10 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
         code = compile(text, path, "exec")
         with device_map(device):
             exec(code, g)
+            if str(device).startswith("cuda") and torch.cuda.is_initialized():
+                # kernels run asynchronously: an illegal address raised later would be blamed on
+                # the next script this worker runs
+                torch.cuda.synchronize()
     except SystemExit as e:
         if e.code not in (0, None):
             error = e

@@ -134,7 +134,19 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                 if (deadline and time.monotonic() >= deadline) or (limit is not None and s.programs >= limit):
                     break
                 batch = []
-                for e in generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops):
+                try:
+                    examples = generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
+                except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
+                    f = generator_finding(err, opt.seed, k)
+                    s.findings[f.kind] += 1
+                    d, is_new = store.add(f, f"# chunk {k} of seed {opt.seed} could not be generated\n",
+                                          f"{opt.seed}.{k}.-", opt.backend)
+                    if is_new:
+                        s.new.append({**store.meta(f.key), "dir": d})
+                    else:
+                        s.known[bucket_id(f.key)] += 1
+                    continue
+                for e in examples:
                     text = to_source(e.program)
                     if text in seen_texts:
                         s.duplicates += 1
@@ -184,6 +196,8 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
                     break
                 meta = store.meta(key) or {}
+                if meta.get("kind") == "generator":
+                    continue   # no program to reduce: the chunk id replays it
                 if meta.get("backend", opt.backend) != opt.backend:
                     continue   # found on another backend: minimize it there
                 _minimize(store, key, meta.get("flags") or {}, opt, pool, ref)
@@ -204,6 +218,16 @@ def run_campaign(opt: CampaignOptions) -> Summary:
     if opt.junit:
         write_junit(s, opt.junit)
     return s
+
+
+def generator_finding(err: Exception, seed: int, k: int):
+    """A chunk the strategies could not build: bucketed by exception type and its message with
+    numbers masked (the same generator bug on other shapes is one bucket)."""
+    import re
+    from .oracles import Finding
+    msg = re.sub(r"\d+", "N", str(err).splitlines()[0] if str(err) else "")[:160]
+    return Finding("generator", "fmin", f"fmin generator {type(err).__name__}: {msg}",
+                   f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
 
 
 def _judge_one(e, text, path, pool, ref, opt):

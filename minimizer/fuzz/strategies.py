@@ -361,10 +361,20 @@ def _h_unary(B, x, P, force=None):
     return True
 
 
+_SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
+_SHIFT_AMOUNTS = (1, 0, 2, 3)
+
+
 def _h_binary(B, x, P, force=None):
     op = _choose(BINARY[x.cat], B.fe, P, force)
     if op is None:
         return False
+    if op in _SHIFTS:
+        # a shift by a negative amount or by the bit width or more is undefined in C++ and CUDA:
+        # compilers legitimately disagree there (the H200 campaign found Triton and eager do), so
+        # the amount is a small non-negative constant
+        B.op(op, (Ref(x.name), B.const(_SHIFT_AMOUNTS[P(len(_SHIFT_AMOUNTS))])))
+        return True
     y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v))
     rhs = Ref(y.name) if y is not None else B.const_for(x.cat, P)
     if op in ("add_alpha", "sub_alpha"):
@@ -386,7 +396,8 @@ def _h_ternary(B, x, P, force=None):
             cond = _partner(B, x, P, lambda v: v.cat == "b" and _compatible(x, v))
             if cond is None:
                 cond = B.op("gt", (X, B.const_for(x.cat, P)))[0]
-        y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v))
+        # the other operand must broadcast with the condition too, not only with x
+        y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v) and _compatible(cond, v))
         other = Ref(y.name) if y is not None else B.const_for(x.cat, P)
         B.op("where", (Ref(cond.name), X, other))
     elif op == "clamp":

@@ -3,8 +3,9 @@
 nvFuser's pointwise ops take tensors and scalars in any mix. When every operand is a scalar the
 result is a scalar (``S61 = fd.ops.reciprocal(S60)``); the references below compute that case on
 0-dim CPU tensors and hand back a Python number. Python scalars next to tensors keep torch's
-"weak scalar" promotion, which is also nvFuser's (a Double scalar times a BFloat16 tensor stays
-BFloat16).
+"weak scalar" promotion, which is also nvFuser's (a Double scalar times a BFloat16 tensor promotes
+to BFloat16) — and then nvFuser's arithmetic ops compute Half/BFloat16 in Float and return Float
+(``HALF_TO_FLOAT``).
 
 None of these bindings name their arguments (pybind lambdas without ``py::arg``), so scripts
 pass them positionally; the parameter names here are the ones nvFuser's docstrings use.
@@ -113,7 +114,30 @@ def _scalar_call(fn, vals):
     return r.item()
 
 
-def pointwise(fn, numbers: bool = True):
+_HALF = (torch.float16, torch.bfloat16)
+
+#: nvFuser's ops that promote with ``computeTypes`` (csrc/type_promotion.cpp), whose
+#: ``cast_half_to_float`` turns a Half/BFloat16 common dtype into Float: they compute in Float and
+#: *return* Float (which is why real repros cast back after every op). Other pointwise ops (abs,
+#: neg, relu, ceil, floor, round, trunc, frac, silu, set, the bitwise and comparison ops) keep
+#: their dtype or return Bool. Found by the H200 fuzz campaign (docs/fuzz.md).
+HALF_TO_FLOAT = frozenset(
+    "acos acosh asin asinh atan atanh cos cosh exp exp2 expm1 erf erfc erfinv erfcinv lgamma log log10 "
+    "log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh "
+    "truediv atan2 nextafter add sub mul div mod fmod pow remainder minimum maximum add_alpha sub_alpha "
+    "lerp addcmul".split())
+
+
+def half_to_float(*vals):
+    """The operands with Half/BFloat16 tensors as Float when their common dtype is Half or
+    BFloat16 (nvFuser's ``cast_half_to_float``); otherwise unchanged."""
+    tensors = [v for v in vals if isinstance(v, torch.Tensor)]
+    if not tensors or result_dtype(*vals) not in _HALF:
+        return list(vals)
+    return [v.float() if isinstance(v, torch.Tensor) and v.dtype in _HALF else v for v in vals]
+
+
+def pointwise(fn, numbers: bool = True, float_compute: bool = False):
     """Lift ``fn(*tensors)`` to nvFuser's mixed tensor/scalar operands. Python scalars are passed
     through as Numbers where the first operand is a tensor (torch then keeps them at double
     precision); a leading scalar is turned into a weak 0-dim tensor. ``numbers=False`` is for
@@ -124,6 +148,8 @@ def pointwise(fn, numbers: bool = True):
         tensors = [v for v in vals if isinstance(v, torch.Tensor)]
         if not tensors:
             return _scalar_call(fn, vals)
+        if float_compute:
+            vals = half_to_float(*vals)
         if not numbers:
             return fn(*common(*vals))
         if isinstance(vals[0], torch.Tensor):
@@ -133,12 +159,13 @@ def pointwise(fn, numbers: bool = True):
 
 
 def _unary(name, fn, **extra):
-    register(OpSpec(name, "unary", _X, ref=pointwise(fn), elementwise=True, bypass=("x",), **extra))
+    register(OpSpec(name, "unary", _X, ref=pointwise(fn, float_compute=name in HALF_TO_FLOAT), elementwise=True,
+                    bypass=("x",), **extra))
 
 
 def _binary(name, fn, numbers=True, **extra):
-    register(OpSpec(name, "binary", _AB, ref=pointwise(fn, numbers), elementwise=True,
-                    bypass=("lhs", "rhs"), **extra))
+    register(OpSpec(name, "binary", _AB, ref=pointwise(fn, numbers, float_compute=name in HALF_TO_FLOAT),
+                    elementwise=True, bypass=("lhs", "rhs"), **extra))
 
 
 # ---- unary: the same-named torch function unless noted ----
@@ -192,7 +219,7 @@ def _alpha_ref(fn):
     def ref(ctx, lhs, rhs, alpha):
         if not any(isinstance(v, torch.Tensor) for v in (lhs, rhs)):
             return _scalar_call(lambda a, b, c: fn(a, b * c.to(torch.result_type(a, b))), (lhs, rhs, alpha))
-        a, b = common(lhs, rhs)
+        a, b = common(*half_to_float(lhs, rhs))
         return fn(a, b * torch.tensor(alpha, device=b.device).to(b.dtype))
     return ref
 
@@ -225,7 +252,7 @@ def _lerp(ctx, x, y, weight):
     """nvFuser promotes start, end and weight to one dtype; torch.lerp wants exactly that."""
     if not any(isinstance(v, torch.Tensor) for v in (x, y, weight)):
         return _scalar_call(torch.lerp, (x, y, weight))
-    return torch.lerp(*common(x, y, weight))
+    return torch.lerp(*common(*half_to_float(x, y, weight)))
 
 
 def _like_input(v, x):
@@ -259,7 +286,7 @@ def _addcmul(ctx, input1, input2, input3, alpha):
     if not any(isinstance(v, torch.Tensor) for v in (input1, input2, input3)):
         return _scalar_call(lambda a, b, c, s: torch.addcmul(a, b, c, value=s.item()),
                             (input1, input2, input3, alpha))
-    a, b, c = common(input1, input2, input3)
+    a, b, c = common(*half_to_float(input1, input2, input3))
     return torch.addcmul(a, b, c, value=_like_input(alpha, a))
 
 

@@ -76,6 +76,7 @@ class OutputDiff:
     rtol: float = 0.0
     atol: float = 0.0
     worst: list[int] | None = None   # index of the element furthest beyond tolerance
+    what: str = "values"             # what differs: "values", "dtype", "shape" (or "scalar")
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -111,7 +112,7 @@ def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0, f
     a, b = _as_tensor(out), _as_tensor(ref)
     if a is None or b is None:
         same = a is None and b is None and out == ref
-        return OutputDiff(label, same, None if same else f"{label}: {out!r} vs reference {ref!r}")
+        return OutputDiff(label, same, None if same else f"{label}: {out!r} vs reference {ref!r}", what="scalar")
     a, b = a.detach().cpu(), b.detach().cpu()
     upcast = fp64_ref and b.dtype == torch.float64 and a.dtype.is_floating_point and a.dtype != b.dtype
     if upcast:   # the exact result rounded once to the output's dtype (overflow included)
@@ -120,6 +121,7 @@ def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0, f
                    shape=list(b.shape), numel=b.numel())
     if (a.dtype != b.dtype and not upcast) or a.shape != b.shape:
         d.ok = False
+        d.what = "shape" if a.shape != b.shape else "dtype"
         d.reason = f"{label}: {_fmt_shape(a)} vs reference {_fmt_shape(b)}"
         return d
     d.rtol, d.atol = tolerance(a.dtype, scale)

@@ -59,6 +59,8 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
         os.dup2(saved[0], 1), os.dup2(saved[1], 2)
         os.close(saved[0]), os.close(saved[1])
     result["seconds"] = time.perf_counter() - t0
+    if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda") and "poisoned" not in result:
+        result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
     analyze = getattr(backend, "analyze_log", None)
     if analyze is not None and capture != os.devnull:
         try:
@@ -69,6 +71,19 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
     result["id"] = req.get("id")
     result.setdefault("environment", {}).update(env_info)
     return result
+
+
+def _cuda_broken() -> bool:
+    try:
+        import torch
+        if not torch.cuda.is_initialized():
+            return False
+        torch.cuda.synchronize()
+        torch.empty(1, device="cuda").add_(1)
+        torch.cuda.synchronize()
+        return False
+    except Exception:
+        return True
 
 
 if __name__ == "__main__":

@@ -156,6 +156,9 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                          **({"resumed": True} if resumed else {})},
                 environment=first.environment if first is not None else {})
             rep["flaky"] = flaky
+            # the result re-run: a minimized script that no longer shows the property (a candidate
+            # that held once by accident, a machine problem) must not pass for a result
+            rep["verified"] = None if not finals else any(v.holds for v in finals)
             with open(os.path.join(out_dir, "report.json"), "w") as f:
                 json.dump(rep, f, indent=1)
             with open(os.path.join(out_dir, "report.md"), "w") as f:

@@ -1,0 +1,15 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.pad(tv0, [1, 2, 2, 2])
+    tv2 = fd.ops.lerp(tv1, 2.0, 1.0)
+    fd.add_output(tv2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((1, 1), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)
