@@ -171,7 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 on any new finding (default), only on new findings in fmin's own code "
                         "(what CI on the CPU backends wants), or never")
     z.add_argument("--replay", metavar="ID", help="regenerate the program of example ID (SEED.CHUNK.INDEX, "
-                   "from finding.json), print it and judge it; no campaign")
+                   "from finding.json), print it and judge it; no campaign. Give the campaign's --frontend and "
+                   "--max-ops (finding.json: generator)")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")

@@ -180,6 +180,7 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     assert len(relu) == 1, r.stdout
     (b,) = relu
     assert b["kind"] == "mismatch" and b["owner"] == "inductor" and b["minimized"]   # eager translation agrees
+    assert b["generator"] == {"frontend": None, "max_ops": 12}     # what --replay needs
     minimal = (corpus / b["id"] / "repro.min.py").read_text()
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal

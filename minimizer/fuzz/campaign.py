@@ -140,7 +140,8 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                     f = generator_finding(err, opt.seed, k)
                     s.findings[f.kind] += 1
                     d, is_new = store.add(f, f"# chunk {k} of seed {opt.seed} could not be generated\n",
-                                          f"{opt.seed}.{k}.-", opt.backend)
+                                          f"{opt.seed}.{k}.-", opt.backend, None,
+                                          {"frontend": opt.frontend, "max_ops": opt.max_ops})
                     if is_new:
                         s.new.append({**store.meta(f.key), "dir": d})
                     else:
@@ -170,7 +171,8 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                         s.ops[st.op] += 1
                     for f in j.findings:
                         s.findings[f.kind] += 1
-                        d, is_new = store.add(f, text, e.id, opt.backend, j.outcome.environment)
+                        d, is_new = store.add(f, text, e.id, opt.backend, j.outcome.environment,
+                                              {"frontend": opt.frontend, "max_ops": opt.max_ops})
                         if is_new:
                             m = {**store.meta(f.key), "dir": d}
                             s.new.append(m)

@@ -44,8 +44,10 @@ class Store:
         with open(p, encoding="utf-8") as f:
             return json.load(f)
 
-    def add(self, f: Finding, text: str, example_id: str, backend: str, environment: dict | None = None) -> tuple[str, bool]:
-        """Record one occurrence; returns (bucket dir, new?). A new bucket gets its original."""
+    def add(self, f: Finding, text: str, example_id: str, backend: str, environment: dict | None = None,
+            generator: dict | None = None) -> tuple[str, bool]:
+        """Record one occurrence; returns (bucket dir, new?). A new bucket gets its original.
+        ``generator``: the generation settings (frontend, max_ops) that ``--replay`` needs."""
         d = self.dir(f.key)
         m = self.meta(f.key)
         new = m is None
@@ -56,7 +58,7 @@ class Store:
                 _write(os.path.join(d, "outcome.json"), json.dumps(f.outcome.to_json(), indent=1, default=str))
             m = {"id": bucket_id(f.key), **f.to_json(), "backend": backend, "first_example": example_id,
                  "examples": [], "count": 0, "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                 "environment": environment or {}, "minimized": False}
+                 "environment": environment or {}, "generator": generator or {}, "minimized": False}
         m["count"] += 1
         if example_id not in m["examples"] and len(m["examples"]) < 50:
             m["examples"].append(example_id)
