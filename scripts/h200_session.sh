@@ -2,8 +2,11 @@
 # The second H200 session's measurements (docs/h200.md §5-8, docs/fuzz.md), in two device calls of
 # under 10 minutes each, from the project root with .nvf carried:
 #   call A:  bash scripts/h200_session.sh a "$OUT"     -> $OUT/a.tgz
-#   (here: mkdir -p h200-work && tar xzf <files_at>/a.tgz -C h200-work)
+#   (here: mkdir -p h200-work && tar xzf <files_at>/a.tgz -C h200-work; h200-work/ is git-ignored,
+#    so later calls name it in carry: carry [".nvf", "h200-work"])
 #   call B:  bash scripts/h200_session.sh b "$OUT"     -> $OUT/b.tgz   (reads h200-work/ from call A)
+#   call C:  timeout 555 bash scripts/h200_session.sh c "$OUT"         (reads h200-work/, with up/ made
+#            here by fmin upgrade: starting Python 21 times on the device took 3.5 min)
 # A: the oracle benchmark, alone on the machine; then, while the first half (shard 0/2, 300 s) of a
 #    fuzz campaign runs on nvFuser 0.2.36 and on Inductor/Triton: a crash and a hang injected among
 #    real nvFuser runs; the corpus through Inductor/Triton; the seed question (isolate +
