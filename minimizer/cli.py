@@ -438,9 +438,8 @@ def _replay(args, backend, device, oracles) -> int:
     with Pool(backend, device, jobs=1, timeout=args.timeout) as pool:
         ref = pool if backend == "reference" else Pool("reference", device, jobs=1, timeout=args.timeout)
         try:
-            s0, c, i = generate.parse_id(args.replay)
             j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
-                      oracles=oracles, seed=0, example_seed=generate.chunk_seed(s0, c) + i)
+                      oracles=oracles, seed=0, example_seed=generate.example_seed(args.replay))
         finally:
             if ref is not pool:
                 ref.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from ..oracle.pool import Pool
+from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
 from .findings import Store, bucket_id
@@ -88,23 +88,14 @@ class Summary:
                 "environment": self.environment}
 
 
-class Status:
-    def __init__(self, quiet: bool):
-        self.quiet, self.tty, self.last = quiet, sys.stderr.isatty(), 0.0
+class Status(ProgressLine):
+    """The campaign's progress: programs, rate, op coverage, findings and buckets."""
 
     def __call__(self, s: Summary, t0: float, final: bool = False) -> None:
-        if self.quiet:
-            return
-        now = time.monotonic()
-        if not final and now - self.last < (0.5 if self.tty else 10):
-            return
-        self.last = now
         got, of = s.coverage()
-        line = (f"[{now - t0:6.0f}s] programs {s.programs}  {s.programs / max(now - t0, 1e-9):.2f}/s  "
-                f"ops {got}/{of}  findings {sum(s.findings.values())}  new buckets {len(s.new)}  "
-                f"known {len(s.known)}")
-        sys.stderr.write(("\r\033[K" + line + ("\n" if final else "")) if self.tty else line + "\n")
-        sys.stderr.flush()
+        el = time.monotonic() - t0
+        self.show(f"[{el:6.0f}s] programs {s.programs}  {s.programs / max(el, 1e-9):.2f}/s  ops {got}/{of}  "
+                  f"findings {sum(s.findings.values())}  new buckets {len(s.new)}  known {len(s.known)}", final)
 
 
 def _chunks(opt: CampaignOptions):
@@ -119,7 +110,7 @@ def run_campaign(opt: CampaignOptions) -> Summary:
     """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding."""
     store = Store(opt.corpus)
     s = Summary(opt.backend, opt.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
-    status = Status(opt.quiet)
+    status = Status(opt.quiet, every=10)
     t0 = time.monotonic()
     deadline = t0 + opt.seconds if opt.seconds else None
     limit = opt.max_examples
@@ -233,9 +224,8 @@ def generator_finding(err: Exception, seed: int, k: int):
 
 
 def _judge_one(e, text, path, pool, ref, opt):
-    ex_seed = generate.chunk_seed(opt.seed, int(e.id.split(".")[1])) + int(e.id.split(".")[2])
     return judge(e.program, text, path, pool, ref, backend=opt.backend, oracles=opt.oracles, seed=opt.run_seed,
-                 example_seed=ex_seed)
+                 example_seed=generate.example_seed(e.id))
 
 
 def _minimize(store: Store, key: str, flags: dict, opt: CampaignOptions, pool, ref) -> None:

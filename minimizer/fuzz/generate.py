@@ -58,6 +58,12 @@ def parse_id(example_id: str) -> tuple[int, int, int]:
     return s, c, i
 
 
+def example_seed(example_id: str) -> int:
+    """A seed of one example's own (the metamorphic oracle's permutation is drawn from it)."""
+    s, c, i = parse_id(example_id)
+    return chunk_seed(s, c) + i
+
+
 def program_for(example_id: str, *, frontend: str | None = None, max_ops: int = 12) -> Program:
     s, c, i = parse_id(example_id)
     ex = chunk(s, c, frontend=frontend, max_ops=max_ops)

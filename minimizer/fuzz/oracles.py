@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..oracle.order import outcome_key, outcome_words, permute_inputs
+from ..oracle.order import confirmed, outcome_key, outcome_words, permute_inputs
 from ..oracle.outcome import Outcome
 from ..oracle.pool import Request
 from ..oracle.property import Mismatch, Property, evaluate
@@ -88,7 +88,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
         if f:
             found.append(f)
     if "layout" in oracles:
-        f = _layout(program, o, path, seed, pool, backend)
+        f = _layout(text, o, path, seed, pool, backend)
         if f:
             found.append(f)
     return Judged(o, found)
@@ -174,21 +174,13 @@ def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Find
         text2 = to_source(permute_inputs(program, perm))
     except ValueError:
         return None
-    o2 = _confirmed(pool, Request(text2, path, seed), o)
+    req = Request(text2, path, seed)
+    o2 = confirmed(lambda: pool.run(req), o)
     if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
         return None
     return Finding("order-dependent", backend, f"{backend} order-dependent {_change(o, o2)}",
                    f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}",
                    {"order_dependent": True}, o2)
-
-
-def _confirmed(pool, req: Request, original: Outcome) -> Outcome:
-    """A variant's outcome; a crash or hang that differs from the original's is re-run once and
-    believed only if it repeats (the machine can kill or stall one run: memory, load)."""
-    o2 = pool.run(req)
-    if o2.status in ("crash", "timeout") and outcome_key(o2) != outcome_key(original):
-        o2 = pool.run(req)
-    return o2
 
 
 def _change(a: Outcome, b: Outcome) -> str:
@@ -202,16 +194,10 @@ def _change(a: Outcome, b: Outcome) -> str:
     return "segmentation changes (" + (", ".join(names) or "count") + ")"
 
 
-def _layout(program, o: Outcome, path, seed, pool, backend) -> Finding | None:
-    from ..oracle.layout import relayout
-    from ..program import to_source
-    r = relayout(program)
-    if r is None:
+def _layout(text, o: Outcome, path, seed, pool, backend) -> Finding | None:
+    from ..oracle import layout
+    r = layout.gather(text, path, seed, o, pool)
+    if not r.found or (r.outcome.error_kind or "") in ENVIRONMENT_KINDS:
         return None
-    prog2, changed = r
-    o2 = _confirmed(pool, Request(to_source(prog2), path, seed), o)
-    if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
-        return None
-    return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, o2)}",
-                   f"another memory layout of {', '.join(changed)} gives {outcome_words(o2)} instead of "
-                   f"{outcome_words(o)}", {"layout_dependent": True}, o2)
+    return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, r.outcome)}",
+                   r.words(), {"layout_dependent": True}, r.outcome)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..program.model import Program, TensorArg, is_input_decl
-from .order import outcome_key, outcome_words
+from .order import confirmed, outcome_key, outcome_words
 from .outcome import Outcome
 
 
@@ -104,4 +104,5 @@ def gather(text: str, path: str, seed: int, outcome: Outcome, pool) -> LayoutRes
     if r is None:
         return LayoutResult([], outcome, skipped="no plain input of rank >= 2 whose layout can change")
     prog, changed = r
-    return LayoutResult(changed, outcome, pool.run(Request(to_source(prog), path, seed)))
+    req = Request(to_source(prog), path, seed)
+    return LayoutResult(changed, outcome, confirmed(lambda: pool.run(req), outcome))

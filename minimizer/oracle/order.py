@@ -27,6 +27,16 @@ def outcome_key(o: Outcome | None) -> tuple:
     return (o.status, o.signature, o.segments, scheds)
 
 
+def confirmed(run: Callable[[], Outcome], original: Outcome | None) -> Outcome:
+    """A variant's outcome (``run()``); a crash or hang that differs from ``original``'s is run
+    once more and believed only if it repeats: the machine can kill or stall one run (out of
+    memory, load), and that must not pass for order or layout dependence."""
+    o = run()
+    if o.status in ("crash", "timeout") and outcome_key(o) != outcome_key(original):
+        o = run()
+    return o
+
+
 def outcome_words(o: Outcome | None) -> str:
     """``3 segments [reduction×2, transpose]`` or ``error `sig```: an outcome in a few words."""
     if o is None:
@@ -179,8 +189,7 @@ def search(program: Program, original: Outcome, outcome_of: Callable[[Program], 
             res.tried += 1
             res.seen.append((p, outcome_words(o)))
             if outcome_key(o) != want and o.status in ("crash", "timeout"):
-                # a crash or hang can be the machine's (out of memory, load): believe it if it repeats
-                o = outcome_of([prog])[0] if batch > 1 else outcome_of(prog)
+                o = confirmed(lambda: outcome_of([prog])[0] if batch > 1 else outcome_of(prog), original)
                 res.seen.append((p, outcome_words(o) + " (re-run)"))
             if outcome_key(o) != want:
                 res.perm, res.kind, res.outcome = p, kind, o

@@ -59,7 +59,7 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
         os.dup2(saved[0], 1), os.dup2(saved[1], 2)
         os.close(saved[0]), os.close(saved[1])
     result["seconds"] = time.perf_counter() - t0
-    if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda") and "poisoned" not in result:
+    if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda"):
         result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
     analyze = getattr(backend, "analyze_log", None)
     if analyze is not None and capture != os.devnull:
@@ -74,6 +74,8 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
 
 
 def _cuda_broken() -> bool:
+    """Does the CUDA context still work? (Every backend: an illegal address raised by an nvFuser
+    kernel, a Triton kernel or eager torch leaves the context unusable for good.)"""
     try:
         import torch
         if not torch.cuda.is_initialized():

@@ -16,8 +16,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -25,6 +23,7 @@ from ..oracle.pool import Pool, Request
 from ..oracle.property import Property, evaluate
 from ..program.reader import parse, parse_file
 from .. import report as reports
+from ..progress import ProgressLine
 from .driver import Reducer, Verdict, resume_point, write_state
 
 _NOT_INTERESTING = {"user-input", "definition", "no-execute", "fmin-internal", "fmin-translation"}
@@ -45,34 +44,14 @@ class Options:
     quiet: bool = False
 
 
-class StatusLine:
-    """A one-line live status on a terminal; a line every few seconds elsewhere."""
-
-    def __init__(self, quiet: bool):
-        self.quiet = quiet
-        self.tty = sys.stderr.isatty()
-        self._last = 0.0
+class StatusLine(ProgressLine):
+    """The reducer's progress: pass, ops/inputs/outputs/bytes now vs at start, tests, cache hits."""
 
     def __call__(self, s: dict) -> None:
-        if self.quiet:
-            return
-        now = time.monotonic()
-        if not self.tty and now - self._last < 5:
-            return
-        self._last = now
         o0, i0, x0 = s["start"]
-        line = (f"[{s['elapsed']:6.0f}s] {s['pass']:<22} ops {s['ops']}/{o0}  inputs {s['inputs']}/{i0}  "
-                f"outputs {s['outputs']}/{x0}  bytes {s['bytes']}/{s['start_bytes']}  "
-                f"tests {s['tests']}  cache {s['cache_hits']}")
-        if self.tty:
-            sys.stderr.write("\r\033[K" + line)
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.tty and not self.quiet:
-            sys.stderr.write("\n")
+        self.show(f"[{s['elapsed']:6.0f}s] {s['pass']:<22} ops {s['ops']}/{o0}  inputs {s['inputs']}/{i0}  "
+                  f"outputs {s['outputs']}/{x0}  bytes {s['bytes']}/{s['start_bytes']}  "
+                  f"tests {s['tests']}  cache {s['cache_hits']}")
 
 
 def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
