@@ -80,6 +80,9 @@ def _add_property_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--error", metavar="REGEX", help="fails (error or crash) with REGEX in its signature or message")
     g.add_argument("--mismatch", action="store_true",
                    help="outputs differ from the reference backend's (same seed and device) beyond tolerance")
+    g.add_argument("--mismatch-in", metavar="WHAT", choices=["dtype", "shape", "values"],
+                   help="--mismatch, of that kind only: dtype, shape or values (what a fuzz bucket is reduced "
+                        "under, so a wrong value does not slip into a dtype difference)")
     g.add_argument("--slower", metavar="X", type=float, help="execute time more than X times the baseline's")
     g.add_argument("--baseline", metavar="BACKEND", default="reference",
                    choices=["reference", "inductor", "nvfuser"], help="baseline for --slower (default: reference)")
@@ -100,7 +103,8 @@ def _property(args):
     from .oracle.property import Property
     try:
         return Property.from_options(
-            segments=args.segments, schedulers=args.schedulers, error=args.error, mismatch=args.mismatch,
+            segments=args.segments, schedulers=args.schedulers, error=args.error,
+            mismatch=args.mismatch_in or args.mismatch,
             slower=args.slower, baseline=args.baseline, repeats=args.repeats, test=args.test,
             test_timeout=args.test_timeout or args.timeout,
             order_dependent=getattr(args, "order_dependent", False),
@@ -173,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     z.add_argument("--replay", metavar="ID", help="regenerate the program of example ID (SEED.CHUNK.INDEX, "
                    "from finding.json), print it and judge it; no campaign. Give the campaign's --frontend and "
                    "--max-ops (finding.json: generator)")
+    z.add_argument("--recheck", action="store_true", help="no campaign: replay every bucket of the backend in "
+                   "--corpus under its property (its minimal repro, else its original) and record which still "
+                   "reproduce; those that do not are marked stale (after an nvFuser upgrade: the fixed ones)")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
@@ -415,6 +422,8 @@ def cmd_fuzz(args) -> int:
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget,
                           timeout=args.timeout, quiet=args.quiet)
+    if args.recheck:
+        return _recheck(opt)
     s = run_campaign(opt)
     for line in summary_lines(s):
         print(line)
@@ -422,6 +431,24 @@ def cmd_fuzz(args) -> int:
         return 0
     relevant = [m for m in s.new if args.fail_on == "new" or m["owner"] == "fmin"]
     return 1 if relevant else 0
+
+
+def _recheck(opt) -> int:
+    from .fuzz.campaign import recheck
+    if not os.path.isdir(opt.corpus):
+        raise UsageError(f"--corpus {opt.corpus}: no such directory")
+    rows = recheck(opt)
+    if not rows:
+        print(f"no {opt.backend} buckets in {opt.corpus}")
+        return 0
+    print("| bucket | script | reproduces | reason |\n|---|---|---|---|")
+    for r in rows:
+        rep = {True: "yes", False: "**no** (stale)", None: "?"}[r["reproduces"]]
+        why = r["reason"].replace("|", "\\|").replace("\n", " ")
+        print(f"| {r['id']} | {r['script']} | {rep} | {why[:160]} |")
+    n = sum(r["reproduces"] is False for r in rows)
+    print(f"{len(rows)} bucket(s) rechecked on {opt.backend}: {len(rows) - n} reproduce, {n} stale")
+    return 0
 
 
 def _replay(args, backend, device, oracles) -> int:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Markdown table of a findings corpus (``fmin fuzz --corpus DIR``): one row per bucket with
 its backend, kind, owner, occurrences, what differs (for wrong results: the dtype, the shape or
-the values, read from the recorded comparison), the reduction (ops before -> after) and the key.
+the values), the reduction (ops before -> after, or "stale" for a finding that no longer
+reproduces) and the key.
 
     python scripts/findings_table.py corpus/findings > corpus/findings/README.md
 """
@@ -13,18 +14,8 @@ import re
 import sys
 from collections import Counter
 
-
-def differs(m: dict) -> str:
-    if m["kind"] != "mismatch":
-        return ""
-    k = m["key"].split(" mismatch ", 1)[-1]
-    if k.startswith(("dtype ", "shape ")):
-        return k.split()[0]
-    w = m.get("words", "")
-    g = re.search(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]", w)
-    if g:
-        return "dtype" if g.group(2) == g.group(4) else "shape"
-    return "values"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from minimizer.fuzz.findings import differs  # noqa: E402
 
 
 def main() -> int:
@@ -35,18 +26,27 @@ def main() -> int:
         if os.path.exists(p):
             with open(p) as f:
                 rows.append(json.load(f))
-    rows.sort(key=lambda m: (m["backend"], m["kind"], differs(m), -m["count"]))
-    print(f"# Findings ({len(rows)} buckets)\n")
+    rows.sort(key=lambda m: (bool(m.get("stale")), m["backend"], m["kind"], differs(m), -m["count"]))
+    live = [m for m in rows if not m.get("stale")]
+    print(f"# Findings ({len(rows)} buckets: {len(live)} reproduce, {len(rows) - len(live)} stale)\n")
     print("Made by `fmin fuzz` (see docs/fuzz.md); regenerate with "
-          "`python scripts/findings_table.py corpus/findings`.\n")
-    c = Counter((m["backend"], m["kind"] + (f" ({differs(m)})" if differs(m) else "")) for m in rows)
-    print("| backend | kind | buckets |\n|---|---|---:|")
-    for (b, k), n in sorted(c.items()):
-        print(f"| {b} | {k} | {n} |")
+          "`python scripts/findings_table.py corpus/findings`. A *stale* bucket no longer shows its finding "
+          "when replayed (`fmin fuzz --recheck`, or a reduction's first replay): fixed in the backend since, "
+          "or a typing rule of fmin's reference corrected since, or the reference now rejects the program "
+          "(never a valid one); it is kept, with the reason, in its `finding.json`.\n")
+    c = Counter((m["backend"], m["kind"] + (f" ({differs(m)})" if differs(m) else ""), bool(m.get("stale")),
+                 bool(m.get("minimized") and "ops_after" in (m.get("reduction") or {}))) for m in rows)
+    keys = sorted({(b, k) for b, k, _, _ in c})
+    print("| backend | kind | reproduce | of which minimized | stale |\n|---|---|---:|---:|---:|")
+    for b, k in keys:
+        rep = c[(b, k, False, True)] + c[(b, k, False, False)]
+        print(f"| {b} | {k} | {rep} | {c[(b, k, False, True)]} | {c[(b, k, True, True)] + c[(b, k, True, False)]} |")
     print("\n| bucket | backend | kind | differs | owner | seen | minimized | key |\n|---|---|---|---|---|---:|---|---|")
     for m in rows:
         r = m.get("reduction") or {}
         red = f"{r['ops_before']} → {r['ops_after']} ops" if "ops_after" in r else ("error" if "error" in r else "no")
+        if m.get("stale"):
+            red = "**stale**" + (f" ({red})" if "ops_after" in r else "")
         key = m["key"].replace("|", "\\|")
         key = key if len(key) <= 140 else key[:139] + "…"
         print(f"| [{m['id']}]({m['id']}/) | {m['backend']} | {m['kind']} | {differs(m)} | {m['owner']} | {m['count']} | "

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The second H200 session's measurements (docs/h200.md §5-8, docs/fuzz.md), in two device calls of
+# The H200 sessions' measurements (docs/h200.md §5-8, docs/fuzz.md), in two device calls of
 # under 10 minutes each, from the project root with .nvf carried:
 #   call A:  bash scripts/h200_session.sh a "$OUT"     -> $OUT/a.tgz
 #   (here: mkdir -p h200-work && tar xzf <files_at>/a.tgz -C h200-work; h200-work/ is git-ignored,
@@ -7,6 +7,10 @@
 #   call B:  bash scripts/h200_session.sh b "$OUT"     -> $OUT/b.tgz   (reads h200-work/ from call A)
 #   call C:  timeout 555 bash scripts/h200_session.sh c "$OUT"         (reads h200-work/, with up/ made
 #            here by fmin upgrade: starting Python 21 times on the device took 3.5 min)
+# Third session (2026-12-03), phases e-h, each one call with .nvf carried (docs/fuzz.md has the
+# exact command lines): e tops the nvFuser campaign up and reduces the stored buckets, f probes
+# nvFuser's typing and rechecks the corpus, g rechecks the Inductor buckets and fuzzes both
+# backends again, h re-reduces the buckets whose reductions stopped early.
 # A: the oracle benchmark, alone on the machine; then, while the first half (shard 0/2, 300 s) of a
 #    fuzz campaign runs on nvFuser 0.2.36 and on Inductor/Triton: a crash and a hang injected among
 #    real nvFuser runs; the corpus through Inductor/Triton; the seed question (isolate +
@@ -118,6 +122,78 @@ elif [ "$phase" = d ]; then
     ( time timeout ${MT:-230} python3 -m minimizer fuzz --backend $b --device $DEV --max-examples 0 --jobs 4 --timeout 60 \
         --corpus "$W/fz-$b" --minimize-time 30 --minimize-budget $(( ${MT:-230} - 50 )) --summary "$W/fz-$b-min.json" -q ) \
         > "$W/fz-$b-min.txt" 2>&1 &
+  done
+  wait
+elif [ "$phase" = e ]; then
+  # the third session (2026-12-03): the nvFuser campaign topped up past 10 minutes (seed 2028),
+  # while the stored unminimized nvFuser buckets of corpus/findings are replayed and minimized,
+  # split round-robin over P reducers (one reducer works a bucket at a time); each replay that
+  # no longer shows its finding marks the bucket stale (fixed typing rules since call D).
+  # Then the top-up's new buckets are minimized. Probes of Python bool literals beside it.
+  P=${FMIN_P:-2}
+  mkdir -p "$W/fz-$NV"; cp -r corpus/findings/. "$W/fz-$NV/"
+  i=0
+  for f in corpus/findings/*/finding.json; do
+    python3 -c "import json,sys; m=json.load(open(sys.argv[1])); sys.exit(0 if m['backend']=='$NV' and not m.get('minimized') and not m.get('stale') else 1)" "$f" || continue
+    d=$(dirname "$f"); mkdir -p "$W/part$((i % P))"; cp -r "$d" "$W/part$((i % P))/"; i=$((i + 1))
+  done
+  echo "$i stored buckets to minimize over $P reducers" > "$W/parts.txt"
+  T=${FMIN_T:-150} SEED=2028 CT=$((T + 60)) campaign $NV 0/1 --no-minimize &
+  CAMP=$!
+  for p in $(seq 0 $((P - 1))); do
+    ( time timeout ${MT:-420} python3 -m minimizer fuzz --backend $NV --device $DEV --max-examples 0 --jobs 3 --timeout 60 \
+        --frontend nvfuser_direct --corpus "$W/part$p" --minimize-time 30 --minimize-budget $(( ${MT:-420} - 40 )) \
+        --summary "$W/part$p.json" -q ) > "$W/part$p.txt" 2>&1 &
+  done
+  ( time python3 -m minimizer check --backend $NV --device $DEV --json h200-work/probe/*.py ) > "$W/probe.jsonl" 2>&1
+  wait $CAMP
+  mkdir -p "$W/new"
+  for d in "$W/fz-$NV"/*/; do [ -e "corpus/findings/$(basename "$d")" ] || cp -r "$d" "$W/new/"; done
+  ( time timeout ${NT:-240} python3 -m minimizer fuzz --backend $NV --device $DEV --max-examples 0 --jobs 3 --timeout 60 \
+      --frontend nvfuser_direct --corpus "$W/new" --minimize-time 30 --minimize-budget $(( ${NT:-240} - 30 )) \
+      --summary "$W/new.json" -q ) > "$W/new.txt" 2>&1
+  wait
+elif [ "$phase" = f ]; then
+  # after the typing rules measured in call e were modelled (Python bool literals, neg, welford's
+  # count): the typing probes; every nvFuser bucket of corpus/findings rechecked; a fresh
+  # campaign (seed 2029) into a copy of the corpus; the scatter reduction again (after the
+  # synchronize fix)
+  ( time python3 -m minimizer check --backend $NV --device $DEV --json tests/data/nvfuser/typing/*.py ) \
+      > "$W/typing.jsonl" 2> "$W/typing.err"
+  mkdir -p "$W/rc" "$W/fz-$NV"; cp -r corpus/findings/. "$W/rc/"; cp -r corpus/findings/. "$W/fz-$NV/"
+  ( time timeout 300 python3 -m minimizer fuzz --recheck --backend $NV --device $DEV --corpus "$W/rc" --jobs 3 \
+      --timeout 60 -q ) > "$W/recheck.txt" 2>&1 &
+  T=${FMIN_T:-150} SEED=2029 CT=$((T + 220)) campaign $NV 0/1 --minimize-time 30 --minimize-budget 150 &
+  ( time timeout 240 python3 -m minimizer corpus/direct_scatter_index_ops.py --backend $NV --jobs 3 \
+      --out "$W/scatter-nvfuser" --max-time 150 ) > "$W/scatter-nvfuser.txt" 2>&1
+  echo "rc=$?" >> "$W/scatter-nvfuser.txt"
+  wait
+elif [ "$phase" = g ]; then
+  # the Inductor/Triton buckets rechecked under the typing rules of call f (the translation
+  # shares the reference's rules), then both backends fuzzed again with the pad-value fix
+  # (seed 2030, 120 s each) into copies of the corpus
+  mkdir -p "$W/rc" "$W/fz-$NV" "$W/fz-inductor"
+  cp -r corpus/findings/. "$W/rc/"; cp -r corpus/findings/. "$W/fz-$NV/"; cp -r corpus/findings/. "$W/fz-inductor/"
+  ( time timeout 200 python3 -m minimizer fuzz --recheck --backend inductor --device $DEV --corpus "$W/rc" --jobs 3 \
+      --timeout 120 -q ) > "$W/recheck-inductor.txt" 2>&1 &
+  T=${FMIN_T:-120} SEED=2030 CT=$((T + 200)) campaign $NV 0/1 --minimize-time 30 --minimize-budget 120 &
+  T=${FMIN_T:-120} SEED=2030 CT=$((T + 200)) campaign inductor 0/1 --minimize-time 30 --minimize-budget 120 &
+  wait
+elif [ "$phase" = h ]; then
+  # the nvFuser buckets whose 30 s reductions stopped at 4 ops or more, reduced again (resuming
+  # from their repro.min.py) with 60 s each, now that kernel IR tensor names (t29) are masked
+  P=2; i=0
+  for f in corpus/findings/*/finding.json; do
+    python3 -c "import json,sys; m=json.load(open(sys.argv[1])); r=m.get('reduction') or {}; sys.exit(0 if m['backend']=='$NV' and not m.get('stale') and r.get('ops_after', 0) >= 4 else 1)" "$f" || continue
+    d=$(dirname "$f"); t="$W/re$((i % P))/$(basename "$d")"; mkdir -p "$(dirname "$t")"; cp -r "$d" "$t"
+    python3 -c "import json,sys; p=sys.argv[1]; m=json.load(open(p)); m['minimized']=False; m['previous_reduction']=m.pop('reduction'); json.dump(m, open(p,'w'), indent=1)" "$t/finding.json"
+    i=$((i + 1))
+  done
+  echo "$i buckets to reduce again" > "$W/re.txt"
+  for p in $(seq 0 $((P - 1))); do
+    ( time timeout ${MT:-200} python3 -m minimizer fuzz --backend $NV --device $DEV --max-examples 0 --jobs 4 --timeout 60 \
+        --frontend nvfuser_direct --corpus "$W/re$p" --minimize-time 60 --minimize-budget $(( ${MT:-200} - 30 )) \
+        --summary "$W/re$p.json" -q ) > "$W/re$p.txt" 2>&1 &
   done
   wait
 fi

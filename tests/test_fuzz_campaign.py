@@ -71,10 +71,10 @@ fd.execute(inputs)
 """
 
 
-def _judge(outcomes, refs=(), oracles=("failure",), backend="nvfuser"):
-    prog = parse(TWO_INPUTS)
+def _judge(outcomes, refs=(), oracles=("failure",), backend="nvfuser", text=TWO_INPUTS):
+    prog = parse(text)
     pool, ref = FakePool(backend, outcomes), FakePool("reference", refs)
-    return judge(prog, TWO_INPUTS, "x.py", pool, ref, backend=backend, oracles=oracles), pool, ref
+    return judge(prog, text, "x.py", pool, ref, backend=backend, oracles=oracles), pool, ref
 
 
 def test_failure_owner_is_the_backend_unless_the_reference_fails_too():
@@ -121,7 +121,7 @@ def test_differential_finding_names_the_op_and_dtype(tmp_path):
                        oracles=("differential",))
     (f,) = j.findings
     assert (f.kind, f.owner, f.key) == ("mismatch", "nvfuser", "nvfuser mismatch add -> float32")
-    assert f.flags == {"mismatch": True} and not mine.exists()   # values are deleted once judged
+    assert f.flags == {"mismatch": "values"} and not mine.exists()   # values are deleted once judged
 
 
 # ---------------------------------------------------------------- the corpus
@@ -142,6 +142,90 @@ def test_store_buckets_and_merge(tmp_path):
     m = Store(str(tmp_path / "m"))
     assert m.meta(f.key)["count"] == 3 and m.meta(f.key)["examples"] == ["0.0.1", "0.0.7", "0.1.0"]
     assert m.meta(g.key)["count"] == 1 and len(m.buckets()) == 2
+
+
+def test_bucket_property_holds_a_bucket_to_its_own_finding():
+    """A wrong-value bucket is reduced under ``--mismatch values`` (also one stored before flags
+    said so: read from its words), a failure under its recorded signature (never under what a
+    replay shows: a failure that no longer happens would make a passing run the property)."""
+    from minimizer.fuzz.findings import bucket_property, differs
+    old_dtype = {"kind": "mismatch", "key": "nvfuser mismatch bitwise_and -> bool", "flags": {"mismatch": True},
+                 "words": "nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]"}
+    assert differs(old_dtype) == "dtype"
+    (c,) = bucket_property(old_dtype, None).checks
+    assert c.name == "mismatch" and c.what == "dtype"
+    vals = {"kind": "mismatch", "key": "nvfuser mismatch cumprod -> float16", "flags": {"mismatch": "values"},
+            "words": "output 0 (float16[9]): 1 of 9 elements differ"}
+    assert bucket_property(vals, None).checks[0].what == "values"
+    fail = {"kind": "failure", "key": "k", "flags": {}}
+    (c,) = bucket_property(fail, {"status": "error", "signature": "nvfuser compile: x"}).checks
+    assert (c.name, c.status, c.signature) == ("failure", "error", "nvfuser compile: x")
+    lay = {"kind": "layout-dependent", "key": "k", "flags": {"layout_dependent": True}}
+    assert bucket_property(lay, None).checks[0].name == "layout-dependent"
+
+
+def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
+    """One missing overload in a pointwise and in a reduction kernel was two buckets before
+    signatures made the kernel's file name neutral; ``scripts/rekey_findings.py`` merges them,
+    keeping the smaller minimal repro, and the outcome's signature follows (so a recheck compares
+    like with like)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("rekey", os.path.join(ROOT, "scripts", "rekey_findings.py"))
+    rekey = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rekey)
+    st = Store(str(tmp_path))
+    sig = 'nvfuser compile: x.cpp:f: RuntimeError: __tmp_nvfuser_{}_f?_c?_r?_g?.cu(N): error: no "nvf::frac"'
+    for i, sched in enumerate(("pointwise", "reduction")):
+        f = Finding("failure", "nvfuser", f"nvfuser error {sig.format(sched)}", "w", {},
+                    Outcome("error", "nvfuser", signature=sig.format(sched)))
+        st.add(f, f"script {sched}", f"1.0.{i}", "nvfuser")
+        st.mark_minimized(f.key, {"ops_before": 9, "ops_after": 3 - i})
+    keep = st.dir(f.key)
+    with open(os.path.join(keep, "repro.min.py"), "w") as fh:
+        fh.write("the reduction kernel's repro")
+    r = rekey.Store(str(tmp_path)).rekey(rekey.today)
+    assert r == {"moved": 1, "merged": 1}
+    (b,) = Store(str(tmp_path)).buckets()
+    assert "__tmp_nvfuser_*.cu" in b["key"] and b["count"] == 2 and b["examples"] == ["1.0.1", "1.0.0"]
+    d = st.dir(b["key"])
+    assert open(os.path.join(d, "repro.min.py")).read() == "the reduction kernel's repro"
+    assert st.outcome(b["key"])["signature"] == sig.format("*").replace("*_f?_c?_r?_g?", "*")
+    assert rekey.Store(str(tmp_path)).rekey(rekey.today) == {"moved": 0, "merged": 0}
+
+
+def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
+    """--recheck (fake pools): a failure that still happens reproduces; one that no longer happens
+    (twice) is stale; one the reference now rejects too is no longer a finding (an invalid
+    program); a bucket found on another device is left alone."""
+    from minimizer.fuzz import campaign
+    st = Store(str(tmp_path))
+    behaviour = {"still": ("error", "ok"), "fixed": ("ok", "ok"), "invalid": ("error", "error")}
+    for name, dev in (("still", "cpu"), ("fixed", "cpu"), ("invalid", "cpu"), ("elsewhere", "cuda")):
+        f = Finding("failure", "nvfuser", f"nvfuser error sig {name}", "w", {},
+                    Outcome("error", "nvfuser", signature=f"sig {name}"))
+        st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": dev})
+
+    class Fake:
+        def __init__(self, backend, device, jobs=1, timeout=0):
+            self.backend, self.environment = backend, {"backend": backend}
+
+        def run(self, req):
+            name = req.script.rstrip().rsplit("# ", 1)[1]
+            status = behaviour[name][self.backend == "reference"]
+            return Outcome(status, self.backend, signature=None if status == "ok" else f"sig {name}")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(campaign, "Pool", Fake)
+    rows = campaign.recheck(campaign.CampaignOptions(backend="nvfuser", device="cpu", corpus=str(tmp_path),
+                                                     quiet=True))
+    got = {r["key"].rsplit(" ", 1)[1]: (r["reproduces"], r["reason"]) for r in rows}
+    assert set(got) == {"still", "fixed", "invalid"}
+    assert got["still"][0] is True and got["fixed"][0] is False and got["invalid"][0] is False
+    assert "expected error `sig fixed`" in got["fixed"][1] and "reference rejects" in got["invalid"][1]
+    stale = {b["key"].rsplit(" ", 1)[1] for b in st.buckets() if b.get("stale")}
+    assert stale == {"fixed", "invalid"}
 
 
 def test_usage_errors_exit_2_without_traceback(tmp_path):
@@ -188,12 +272,35 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     suite = ET.parse(tmp_path / "j.xml").getroot()
     assert int(suite.get("failures")) >= 1
     assert any(tc.get("name") == b["id"] and tc.find("failure") is not None for tc in suite.iter("testcase"))
+    # --recheck: the minimal repro still shows it with the injected bug, and not without it
+    # (what an upgrade that fixes a bug looks like); a stale bucket that reproduces again is not
+    rc = ["fuzz", "--recheck", "--backend", "inductor", "--device", "cpu", "--corpus", str(corpus), "--jobs", "2", "-q"]
+    r = fmin(*rc, "--inductor-config", RELU_BUG)
+    assert r.returncode == 0 and f"| {b['id']} | repro.min.py | yes |" in r.stdout, r.stdout + r.stderr
+    r = fmin(*rc)
+    assert r.returncode == 0 and f"| {b['id']} | repro.min.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
+    m = Store(str(corpus)).meta(b["key"])
+    assert m["stale"] and m["recheck"]["reproduces"] is False and "match reference" in m["recheck"]["reason"]
+    r = fmin(*rc, "--inductor-config", RELU_BUG)
+    assert "stale" not in Store(str(corpus)).meta(b["key"]) and "1 reproduce, 0 stale" in r.stdout
     # the same campaign again: the bucket is known, counted, not re-minimized; nothing new
     before = (corpus / b["id"] / "repro.min.py").stat().st_mtime
     r = fmin(*args)
     assert r.returncode == 0, r.stdout + r.stderr
     assert Store(str(corpus)).meta(b["key"])["count"] == 2
     assert (corpus / b["id"] / "repro.min.py").stat().st_mtime == before
+    # a stored bucket left unminimized whose original no longer shows the finding (the bug
+    # injection is off): marked stale with the reason, not minimized into something else
+    m = json.loads((corpus / b["id"] / "finding.json").read_text())
+    m["minimized"] = False
+    m.pop("reduction")
+    (corpus / b["id"] / "finding.json").write_text(json.dumps(m))
+    r = fmin("fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "0", "--corpus", str(corpus),
+             "--jobs", "2", "-q")
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = Store(str(corpus)).meta(b["key"])
+    assert not m["minimized"] and "not reproduced when replayed" in m["stale"]["reason"]
+    assert "outputs differ from reference in values" in m["stale"]["reason"]
     # --fail-on fmin: an Inductor bug is not fmin's, so CI stays green
     r = fmin(*[a if a != str(corpus) else str(tmp_path / "other") for a in args], "--fail-on", "fmin",
              "--no-minimize")
@@ -219,6 +326,25 @@ def test_a_dtype_difference_is_fmins_typing_rule_not_a_wrong_value(tmp_path):
     (f,) = j.findings
     assert (f.owner, f.key) == ("fmin", "nvfuser mismatch dtype add -> float16")
     assert "float32[4, 8] vs reference float16[4, 8]" in f.words
+
+
+def test_welford_count_may_be_int32_or_int64(tmp_path):
+    """welford's count has nvFuser's Index type (Int32 or Int64 as the kernel indexes): that
+    difference alone is no finding; a wrong mean next to it still is."""
+    text = TWO_INPUTS.replace("tv2 = fd.ops.add(tv0, tv1)\n    fd.add_output(tv2)",
+                              "tv2, tv3, tv4 = fd.ops.welford(tv0, dims=[0])\n    fd.add_output(tv2)\n"
+                              "    fd.add_output(tv4)")
+    x = torch.ones(4, 8)
+    n32, n64 = torch.full((8,), 4, dtype=torch.int32), torch.full((8,), 4, dtype=torch.int64)
+    for mean, found in ((x[0], False), (x[0] + 1, True)):
+        mine, theirs, r64 = tmp_path / "m.pt", tmp_path / "r.pt", tmp_path / "r64.pt"
+        torch.save({"inputs": [x, x], "outputs": [mean, n64]}, mine)
+        torch.save({"inputs": [x, x], "outputs": [x[0], n32]}, theirs)
+        torch.save({"inputs": [x, x], "outputs": [x[0].double(), n32]}, r64)
+        j, _, _ = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["reduction"])],
+                         [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
+                         oracles=("differential",), text=text)
+        assert [f.key for f in j.findings] == (["nvfuser mismatch welford -> float32"] if found else [])
 
 
 def test_where_operands_broadcast_with_the_condition_too():

@@ -181,6 +181,25 @@ def test_mismatch_against_a_perturbed_reference():
     assert not same.holds and "match reference" in same.reason
 
 
+def test_mismatch_of_one_kind_does_not_slip_to_another():
+    """``--mismatch values`` (a fuzz bucket of wrong values) holds for wrong values only, not for a
+    program whose only difference is an output dtype; ``--mismatch dtype`` the other way round."""
+    ref = torch.arange(6.0)
+    as_dtype = ref.double()                      # same values, another dtype
+    for what, out, want in (("values", as_dtype, False), ("dtype", as_dtype, True),
+                            ("values", ref + 1, True), ("dtype", ref + 1, False),
+                            ("shape", ref.reshape(2, 3), True)):
+        refs = FakePool("reference", [valued([ref]), valued([ref.double()])])
+        p = Property.from_options(mismatch=what)
+        v = evaluate(p, PLAIN, "x.py", FakePool("nvfuser", [valued([out])]), extra_pools={"reference": refs})
+        assert v.holds is want, (what, v.reason)
+        if not want:
+            assert f"not in {what}" in v.reason
+    assert "in dtype" in Property.from_options(mismatch="dtype").describe()
+    with pytest.raises(ValueError, match="--mismatch takes one of dtype, shape, values"):
+        Property.from_options(mismatch="colour")
+
+
 def test_a_difference_that_is_only_rounding_is_not_a_mismatch():
     """bf16 eager rounds after each op; a compiler keeping fp32 intermediates lands nearer the
     exact (fp64) result. Beyond tolerance of eager but within it of fp64: not a mismatch."""

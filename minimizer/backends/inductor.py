@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from ..ops import CATALOG, Ctx
+from ..ops import CATALOG, Ctx, literal_value
 from ..program.interpret import FusionError, run as interpret
 from ..program.model import Ref
 from . import reference
@@ -118,7 +118,8 @@ def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], v
             parts = []
             for p in spec.params_for(frontend):
                 if p.name in given:
-                    e = _expr(given[p.name])
+                    v = given[p.name]
+                    e = _expr(literal_value(p, v, v, frontend))   # a Python bool is Int64 (direct)
                     for d in narrowed.get(i, {}).get(p.name, []):
                         e = f"{e}.narrow({d}, 0, 1)"
                     parts.append(f"{p.name}={e}")

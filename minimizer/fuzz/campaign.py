@@ -17,11 +17,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from ..oracle.pool import Pool
+from ..oracle.pool import Pool, Request
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
-from .findings import Store, bucket_id
+from .findings import Store, bucket_id, bucket_property
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
 
@@ -183,7 +183,8 @@ def run_campaign(opt: CampaignOptions) -> Summary:
             # this campaign's new buckets first, then any the corpus holds unminimized (a shard run
             # with --no-minimize, an interrupted campaign): each is minimized once, when time allows
             pending = [k for k, _ in new_keys] + [b["key"] for b in store.buckets()
-                                                  if not b.get("minimized") and b["key"] not in dict(new_keys)]
+                                                  if not b.get("minimized") and not b.get("stale")
+                                                  and b["key"] not in dict(new_keys)]
             t_min = time.monotonic()
             for key in pending:
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
@@ -193,7 +194,7 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                     continue   # no program to reduce: the chunk id replays it
                 if meta.get("backend", opt.backend) != opt.backend:
                     continue   # found on another backend: minimize it there
-                _minimize(store, key, meta.get("flags") or {}, opt, pool, ref)
+                _minimize(store, key, bucket_property(meta, store.outcome(key)), opt, pool, ref)
                 s.minimized.append(key)
                 for m in s.new:
                     if m["key"] == key:
@@ -228,11 +229,9 @@ def _judge_one(e, text, path, pool, ref, opt):
                  example_seed=generate.example_seed(e.id))
 
 
-def _minimize(store: Store, key: str, flags: dict, opt: CampaignOptions, pool, ref) -> None:
-    from ..oracle.property import Property
+def _minimize(store: Store, key: str, prop, opt: CampaignOptions, pool, ref) -> None:
     from ..reduce.session import Options, PropertyDoesNotHold, reduce_script
     d = store.dir(key)
-    prop = Property.from_options(**flags) if flags else None
     ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=d, seed=opt.run_seed, replays=2,
                    timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True)
     try:
@@ -240,9 +239,63 @@ def _minimize(store: Store, key: str, flags: dict, opt: CampaignOptions, pool, r
         store.mark_minimized(key, {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
                                                             "oracle_calls", "seconds", "property", "interrupted")})
     except PropertyDoesNotHold as e:
-        store.mark_minimized(key, {"error": f"not reproduced when replayed: {e}"})
+        store.mark_stale(key, f"not reproduced when replayed: {e}", getattr(pool, "environment", None))
     except Exception as e:   # a reduction that breaks must not lose the campaign's other findings
         store.mark_minimized(key, {"error": f"{type(e).__name__}: {e}"})
+
+
+def recheck(opt: CampaignOptions) -> list[dict]:
+    """Replay every bucket of ``opt.backend`` in the corpus under its property — its minimal
+    repro when it has one, else its original — and record whether it still reproduces (after an
+    nvFuser upgrade: which findings are fixed; after a change to fmin's reference: which were
+    fmin's). A replay that does not show the property is run once more before the bucket is
+    called stale. Returns one row per bucket rechecked."""
+    from ..oracle.property import evaluate
+    store = Store(opt.corpus)
+    # a bucket found on another device (Triton on a GPU vs C++ on the CPU) is another compiler
+    todo = [m for m in store.buckets() if m.get("backend") == opt.backend and m.get("kind") != "generator"
+            and (m.get("environment") or {}).get("device", opt.device) == opt.device]
+    rows: list[dict] = []
+    if not todo:
+        return rows
+    status = ProgressLine(opt.quiet, every=5)
+    pool = Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout)
+    ref = pool if opt.backend == "reference" else Pool("reference", opt.device, jobs=opt.jobs, timeout=opt.timeout)
+
+    def one(m: dict) -> dict:
+        key = m["key"]
+        d = store.dir(key)
+        name = "repro.min.py" if os.path.exists(os.path.join(d, "repro.min.py")) else "original.py"
+        path = os.path.join(d, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        prop = bucket_property(m, store.outcome(key))
+        if prop is None:
+            return {"id": m["id"], "key": key, "script": name, "reproduces": None,
+                    "reason": "no property recorded for this bucket"}
+        v = evaluate(prop, text, path, pool, extra_pools={"reference": ref}, seed=opt.run_seed)
+        if not v.holds:
+            v = evaluate(prop, text, path, pool, extra_pools={"reference": ref}, seed=opt.run_seed)
+        holds, reason = v.holds, v.reason
+        if holds and m.get("kind") == "failure" and ref is not pool:
+            r = ref.run(Request(text, path, opt.run_seed))
+            if not r.ok:   # a rule the reference has learnt since: the program was never valid
+                holds, reason = False, (f"no longer a finding: the reference rejects the program too "
+                                        f"(`{r.signature}`), so it is not a valid program")
+        store.mark_recheck(key, holds, reason, name, getattr(pool, "environment", None))
+        return {"id": m["id"], "key": key, "script": name, "reproduces": holds, "reason": reason}
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
+            for r in ex.map(one, todo):
+                rows.append(r)
+                status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
+        status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
+    finally:
+        if ref is not pool:
+            ref.close()
+        pool.close()
+    return rows
 
 
 def summary_lines(s: Summary) -> list[str]:

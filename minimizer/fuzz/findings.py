@@ -9,13 +9,17 @@ merging corpora from a CI matrix is a union of directories (``merge``).
 A bucket directory holds ``finding.json`` (key, kind, owner, backend, first example id, every
 example id seen and the count), ``original.py`` (the first program that showed it, runnable),
 ``outcome.json``, and once minimized ``repro.min.py``, ``report.md`` and ``report.json`` (the
-reducer's own files). A known bucket is counted, never re-minimized.
+reducer's own files). A known bucket is counted, never re-minimized. A bucket whose original no
+longer shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
+reference corrected since) is marked ``stale`` with the reason and the environment of that
+replay, and kept: its history is part of the record.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 
@@ -73,6 +77,77 @@ class Store:
         m["reduction"] = summary
         _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
 
+    def mark_stale(self, key: str, reason: str, environment: dict | None = None) -> None:
+        m = self.meta(key)
+        if m is None:
+            return
+        m["stale"] = {"reason": reason, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "environment": environment or {}}
+        _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
+
+    def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
+                     environment: dict | None = None) -> None:
+        """The result of ``fmin fuzz --recheck``: a bucket that no longer reproduces is stale, one
+        that reproduces again is not."""
+        m = self.meta(key)
+        if m is None:
+            return
+        at = time.strftime("%Y-%m-%dT%H:%M:%S")
+        m["recheck"] = {"reproduces": reproduces, "reason": reason, "script": script, "at": at,
+                        "environment": environment or {}}
+        if reproduces:
+            m.pop("stale", None)
+        else:
+            m["stale"] = {"reason": f"recheck of {script}: {reason}", "at": at, "environment": environment or {}}
+        _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
+
+    def outcome(self, key: str) -> dict | None:
+        p = os.path.join(self.dir(key), "outcome.json")
+        if not os.path.exists(p):
+            return None
+        with open(p, encoding="utf-8") as f:
+            return json.load(f)
+
+    def rekey(self, fn) -> dict:
+        """Re-derive bucket keys after a change to how keys are made: ``fn(meta, outcome)``
+        returns None (leave the bucket alone) or ``(changes, outcome)``: the finding.json fields
+        to change (``key`` among them) and the outcome to store. A bucket moves to its new id;
+        buckets that now share a key are merged: counts added, example ids joined, and the files
+        of the one with the smaller minimal repro kept (then the first seen). Returns
+        {"moved": n, "merged": n}."""
+        def size(b):
+            return ((b.get("reduction") or {}).get("ops_after", 10 ** 9), b.get("first_seen", ""))
+
+        moved = merged = 0
+        for m in self.buckets():
+            old = self.dir(m["key"])
+            r = fn(m, self.outcome(m["key"]))
+            if r is None or r[0].get("key", m["key"]) == m["key"]:
+                continue
+            changes, outcome = r
+            if outcome is not None:
+                _write(os.path.join(old, "outcome.json"), json.dumps(outcome, indent=1, default=str))
+            m = {**m, **changes, "id": bucket_id(changes["key"])}
+            new = self.dir(m["key"])
+            other = self.meta(m["key"])
+            if other is None:
+                _write(os.path.join(old, "finding.json"), json.dumps(m, indent=1, default=str))
+                os.replace(old, new)
+                moved += 1
+                continue
+            mine_better = size(m) < size(other)
+            keep, drop = (m, other) if mine_better else (other, m)
+            keep = {**keep, "count": m.get("count", 0) + other.get("count", 0),
+                    "examples": (keep.get("examples", []) + [e for e in drop.get("examples", [])
+                                                             if e not in keep.get("examples", [])])[:50]}
+            if mine_better:   # this bucket's files replace the other's
+                shutil.rmtree(new)
+                os.replace(old, new)
+            else:
+                shutil.rmtree(old)
+            _write(os.path.join(new, "finding.json"), json.dumps(keep, indent=1, default=str))
+            merged += 1
+        return {"moved": moved, "merged": merged}
+
     def buckets(self) -> list[dict]:
         out = []
         for name in sorted(os.listdir(self.root)):
@@ -81,6 +156,42 @@ class Store:
                 with open(p, encoding="utf-8") as f:
                     out.append(json.load(f))
         return out
+
+
+def differs(meta: dict) -> str:
+    """For a wrong result: what differs ("dtype", "shape" or "values"), from the key, or for
+    buckets recorded before keys said so, from the recorded comparison words; "" otherwise."""
+    if meta.get("kind") != "mismatch":
+        return ""
+    k = meta["key"].split(" mismatch ", 1)[-1]
+    if k.startswith(("dtype ", "shape ")):
+        return k.split()[0]
+    g = re.search(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]", meta.get("words", ""))
+    if g:
+        return "dtype" if g.group(2) == g.group(4) else "shape"
+    return "values"
+
+
+def reduction_flags(meta: dict) -> dict:
+    """The property flags a bucket is reduced under. A wrong result is held to its kind of
+    difference (``--mismatch dtype`` ...), also for buckets stored before flags said so."""
+    flags = dict(meta.get("flags") or {})
+    if flags.get("mismatch") is True and meta.get("kind") == "mismatch":
+        flags["mismatch"] = differs(meta)
+    return flags
+
+
+def bucket_property(meta: dict, outcome: dict | None):
+    """The property a bucket's programs must show (for reducing and rechecking it): its flags
+    (``reduction_flags``), or for a failure the recorded status and signature — never "whatever
+    the replay shows", which for a failure that no longer happens would be a passing run."""
+    from ..oracle.property import Failure, Property
+    flags = reduction_flags(meta)
+    if flags:
+        return Property.from_options(**flags)
+    if meta.get("kind") == "failure" and outcome and outcome.get("status") not in (None, "ok"):
+        return Property((Failure(outcome["status"], outcome.get("signature")),))
+    return None
 
 
 def merge(sources: list[str], into: str) -> dict:

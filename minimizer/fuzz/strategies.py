@@ -30,7 +30,7 @@ import torch
 from hypothesis import strategies as st
 
 from .. import dtypes
-from ..ops import Ctx, bind, lookup
+from ..ops import Ctx, bind, literal_value, lookup
 from ..program.model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
@@ -230,8 +230,9 @@ class _Builder:
         return v
 
     # a constant: a define_scalar in the legacy frontend, a Python number in the direct one
-    def const(self, value, dtype: str | None = None):
-        if self.fe == DIRECT:
+    # (``scalar``: a define_scalar there too)
+    def const(self, value, dtype: str | None = None, scalar: bool = False):
+        if self.fe == DIRECT and not scalar:
             return value
         if dtype is None:
             dtype = "Bool" if isinstance(value, bool) else "Int" if isinstance(value, int) else "Double"
@@ -243,12 +244,15 @@ class _Builder:
 
     _consts: dict
 
-    def const_for(self, cat: str, P: _Picks):
+    def const_for(self, cat: str, P: _Picks, exact: bool = False):
+        """A constant of category ``cat``. ``exact``: one whose dtype must be of that category
+        (a pad value): the direct frontend types a Python bool as Int64 (``literal_value``), so
+        a Bool constant there is a define_scalar."""
         if cat == "f":
             return self.const(_FLOAT_CONSTS[P(len(_FLOAT_CONSTS))])
         if cat == "i":
             return self.const(_INT_CONSTS[P(len(_INT_CONSTS))])
-        return self.const(bool(P(2) == 0))
+        return self.const(bool(P(2) == 0), scalar=exact)
 
     def _resolve(self, v):
         if isinstance(v, Ref):
@@ -270,7 +274,8 @@ class _Builder:
         names = tuple(self._name("T") for _ in range(n_out))
         stmt = Stmt(names, "ops." + name, b.args, b.npos, tuple_target=n_out > 1)
         given = dict(b.args)
-        kw = {p.name: (self._resolve(given[p.name]) if p.name in given else p.default)
+        kw = {p.name: (literal_value(p, given[p.name], self._resolve(given[p.name]), self.fe)
+                       if p.name in given else p.default)
               for p in spec.params_for(self.fe)}
         res = spec.ref(self.ctx, **kw)
         res = tuple(res) if n_out > 1 else (res,)
@@ -588,7 +593,7 @@ def _h_shape(B, x, P, force=None):
                 widths += [P(3), P(3)]
         args = [X, tuple(widths)]
         if P.flag(50):
-            args.append(B.const_for(x.cat, P))
+            args.append(B.const_for(x.cat, P, exact=True))
         B.op("pad", tuple(args))
     elif op == "cat":
         nb = [d for d in range(r) if not x.bcast[d]]

@@ -118,12 +118,13 @@ _HALF = (torch.float16, torch.bfloat16)
 
 #: nvFuser's ops that promote with ``computeTypes`` (csrc/type_promotion.cpp), whose
 #: ``cast_half_to_float`` turns a Half/BFloat16 common dtype into Float: they compute in Float and
-#: *return* Float (which is why real repros cast back after every op). Other pointwise ops (abs,
-#: neg, relu, ceil, floor, round, trunc, frac, silu, set, the bitwise and comparison ops) keep
-#: their dtype or return Bool. Found by the H200 fuzz campaign (docs/fuzz.md).
+#: *return* Float (which is why real repros cast back after every op); ``neg`` too (arith.cpp
+#: promotes it with the default config, a workaround for half negation intrinsics). Other pointwise
+#: ops (abs, relu, ceil, floor, round, trunc, frac, silu, set, the bitwise and comparison ops)
+#: keep their dtype or return Bool. Found by the H200 fuzz campaigns (docs/fuzz.md).
 HALF_TO_FLOAT = frozenset(
     "acos acosh asin asinh atan atanh cos cosh exp exp2 expm1 erf erfc erfinv erfcinv lgamma log log10 "
-    "log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh "
+    "log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh neg "
     "truediv atan2 nextafter add sub mul div mod fmod pow remainder minimum maximum add_alpha sub_alpha "
     "lerp addcmul".split())
 

@@ -92,15 +92,18 @@ def _var_mean(ctx, arg, dims, correction, keepdim):
 
 
 def _welford(ctx, arg, dims):
-    """(mean, sum of squared deviations, count): the count is an Index (int64) tensor shaped
-    like the mean, as nvFuser's WelfordOp produces it."""
+    """(mean, sum of squared deviations, count): the count is shaped like the mean and has
+    nvFuser's ``DataType::Index``, which a kernel resolves to Int32 unless its tensors need 64-bit
+    indexing (measured on the H200: Int32 for a small Float input; we take Int64 past 2**31
+    elements)."""
     d = reduced_dims(arg, dims)
     avg = torch.mean(arg, d)
     var_sum = torch.sum((arg - torch.mean(arg, d, keepdim=True)) ** 2, d)
     count = 1
     for k in d:
         count *= arg.shape[k]
-    return avg, var_sum, torch.full(avg.shape, count, dtype=torch.int64, device=arg.device)
+    index = torch.int32 if arg.numel() < 2 ** 31 else torch.int64
+    return avg, var_sum, torch.full(avg.shape, count, dtype=index, device=arg.device)
 
 
 register(OpSpec("var", "reduction", (

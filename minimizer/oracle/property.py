@@ -226,10 +226,21 @@ class Mismatch(Check):
     and a fusing compiler are not mismatches).
 
     Needs values of both runs, same seed and device. A program with random ops is never judged
-    a mismatch: its values differ between backends by design."""
+    a mismatch: its values differ between backends by design.
+
+    ``what`` ("dtype", "shape" or "values") asks for one kind of difference: a reduction of a
+    wrong *value* must not slip to a program whose only fault is an output *dtype* (a different
+    bug, C-Reduce's "slippage"); None takes any."""
     name: ClassVar[str] = "mismatch"
     reference: str = "reference"
     scale: float = 1.0
+    what: str | None = None
+
+    WHATS: ClassVar[tuple[str, ...]] = ("dtype", "shape", "values")
+
+    def __post_init__(self):
+        if self.what is not None and self.what not in self.WHATS:
+            raise ValueError(f"--mismatch takes one of {', '.join(self.WHATS)} (or nothing), got {self.what!r}")
 
     def holds(self, o, ev):
         if not o.ok:
@@ -246,11 +257,24 @@ class Mismatch(Check):
         if ev.comparison_fp64 is not None and ev.comparison_fp64.ok:
             return False, (f"outputs differ from {self.reference} ({ev.comparison.first_mismatch}) but match "
                            f"its fp64 computation within tolerance: rounding, not a different result")
+        if self.what is not None:
+            bad = [d for d in ev.comparison.outputs if not d.ok]
+            fp64 = ev.comparison_fp64.outputs if ev.comparison_fp64 is not None else None
+            hit = [d for i, d in enumerate(ev.comparison.outputs) if not d.ok and d.what == self.what
+                   and (self.what != "values" or fp64 is None or i >= len(fp64) or not fp64[i].ok)]
+            if not hit:
+                kinds = sorted({d.what for d in bad})
+                if self.what in kinds:   # only where the fp64 reference agrees with the backend
+                    return False, (f"the values that differ from {self.reference} match its fp64 computation "
+                                   f"within tolerance: rounding, not a different result")
+                return False, f"outputs differ in {', '.join(kinds) or 'nothing'}, not in {self.what}"
+            return True, hit[0].reason or ev.comparison.first_mismatch or "outputs differ"
         return True, ev.comparison.first_mismatch or "outputs differ"
 
     def describe(self):
         s = f" (tolerance ×{self.scale:g})" if self.scale != 1 else ""
-        return f"outputs differ from {self.reference} beyond tolerance{s}"
+        w = f" in {self.what}" if self.what else ""
+        return f"outputs differ from {self.reference}{w} beyond tolerance{s}"
 
 
 @dataclass(frozen=True)
@@ -381,7 +405,7 @@ class Property:
 
     @classmethod
     def from_options(cls, *, segments: str | None = None, schedulers: str | bool | None = None,
-                     error: str | None = None, mismatch: bool = False, mismatch_scale: float = 1.0,
+                     error: str | None = None, mismatch: bool | str = False, mismatch_scale: float = 1.0,
                      slower: float | None = None, baseline: str = "reference", repeats: int = 5,
                      test: str | None = None, test_timeout: float = 300.0,
                      order_dependent: bool = False, layout_dependent: bool = False) -> "Property | None":
@@ -395,7 +419,7 @@ class Property:
         if error is not None:
             checks.append(ErrorMatches(error))
         if mismatch:
-            checks.append(Mismatch("reference", mismatch_scale))
+            checks.append(Mismatch("reference", mismatch_scale, None if mismatch is True else mismatch))
         if slower is not None:
             checks.append(Slower(float(slower), baseline, max(1, int(repeats))))
         if test is not None:

@@ -11,8 +11,8 @@ first line with numbers, addresses, tensor names and paths masked.
 * TensorView names ``T0_g_float`` / ``T12_l___bfloat`` -> ``T?_g_float`` (memory type and dtype kept);
 * IterDomain names, i.e. digits right before ``{``: ``iS12{i0}``, ``bS5{1 ex 6}``,
   ``iblockIdx.x846{...}``, ``iUS853{1}`` -> ``iS?{i?}``, ``bS?{N ex N}``, ``iblockIdx.x?{...}``;
-* other IR/frontend value names: ``T3 tv3 TV3 S1 V2 c0 i5 d2 b1 f4`` -> ``T? tv? ...``, but not
-  namespaces such as ``c10::Half``;
+* other IR/frontend value names: ``T3 tv3 TV3 S1 V2 c0 i5 d2 b1 f4 t29`` -> ``T? tv? ...`` (``t29``:
+  a kernel IR tensor, in lowering asserts), but not namespaces such as ``c10::Half``;
 * any other number, including negative, decimal, exponent and dotted (``0.2.36``) ones -> ``N``
   (``pointer: 140197796773888`` -> ``pointer: N``, ``Found 8 vs 1`` -> ``Found N vs N``). Digits
   that are part of a word (``float32``, ``bf16``, ``sm_90``, ``c10``) are left alone.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-_NAME_PREFIXES = "TV|tv|T|S|V|c|i|d|b|f"
+_NAME_PREFIXES = "TV|tv|T|S|V|c|i|d|b|f|t"
 
 _MASK = re.compile(
     r"(?P<hex>(?<![\w.])0x(?:[0-9a-fA-F]+|\?))"

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import torch
 
 from .. import dtypes
-from ..ops import CATALOG, Ctx
+from ..ops import CATALOG, Ctx, literal_value
 from .model import LEGACY, DType, Ref, Stmt, is_input_decl
 
 
@@ -177,7 +177,7 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
     given = dict(s.args)
     for p in spec.params_for(ctx.frontend):
         if p.name in given:
-            kw[p.name] = resolve(given[p.name], i)
+            kw[p.name] = literal_value(p, given[p.name], resolve(given[p.name], i), ctx.frontend)
         elif not p.required:
             kw[p.name] = p.default
         else:

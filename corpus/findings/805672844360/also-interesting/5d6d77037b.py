@@ -1,0 +1,15 @@
+# also interesting: nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: __tmp_nvfuser_no_op_f?_c?_r?_g?.cu(N): error: no operator ">" matches these operands
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv1 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.BFloat16, is_cpu=False)
+    T13 = fd.ops.isposinf(tv1)
+    fd.add_output(T13)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((), dtype=torch.bfloat16, device='cuda'),
+]
+fd.execute(inputs)

@@ -1,0 +1,20 @@
+# also interesting: nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: RuntimeError: Inconsistent setting of initialization value for t8. Prev: float(N), New: double(inf)
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[2], contiguity=[True], dtype=DataType.Float, is_cpu=False)
+    tv0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False)
+    T1 = fd.ops.sum(T0, dims=[0], keepdim=True)
+    T2 = fd.ops.sub(T1, T0)
+    T3 = fd.ops.min(T0, dims=[0], keepdim=True)
+    fd.add_output(tv0)
+    fd.add_output(T3)
+    fd.add_output(T2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((2,), dtype=torch.float32, device='cuda'),torch.testing.make_tensor((2,), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)
