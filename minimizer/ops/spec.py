@@ -134,8 +134,8 @@ def literal_value(p: Param, written: Any, value: Any, frontend: str) -> Any:
     """The value an op sees for an argument written as ``written`` (resolved to ``value``).
 
     The direct frontend takes a Python number where a Scalar is expected, and types a Python
-    ``bool`` there as an Int64 scalar (pybind's integer conversion accepts a bool before the Bool
-    one is tried). So ``fd.ops.bitwise_and(T0, False)`` on a Bool ``T0`` is Int64,
+    ``bool`` there as an Int64 scalar (presumably its bindings' integer conversion accepts a bool
+    first; the measurements below are what fmin relies on). So ``fd.ops.bitwise_and(T0, False)`` on a Bool ``T0`` is Int64,
     ``fd.ops.where(c, True, False)`` is Int64, and ``fd.ops.pad(T0, w, True)`` on a Bool ``T0``
     fails ("pad value must have the same dtype"); ``fd.define_scalar(False, dtype=DataType.Bool)``
     stays Bool. Measured with nvFuser 0.2.36 on the H200 (docs/data/h200-2026-12-03/probe.jsonl).
