@@ -179,7 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "--max-ops (finding.json: generator)")
     z.add_argument("--recheck", action="store_true", help="no campaign: replay every bucket of the backend in "
                    "--corpus under its property (its minimal repro, else its original) and record which still "
-                   "reproduce; those that do not are marked stale (after an nvFuser upgrade: the fixed ones)")
+                   "reproduce; those that do not are marked stale (after an nvFuser upgrade: the fixed ones); --summary writes "
+                   "the rows as JSON")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
@@ -438,6 +439,10 @@ def _recheck(opt) -> int:
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
     rows = recheck(opt)
+    if opt.summary:
+        import json
+        with open(opt.summary, "w", encoding="utf-8") as f:
+            json.dump({"backend": opt.backend, "device": opt.device, "corpus": opt.corpus, "buckets": rows}, f, indent=1)
     if not rows:
         print(f"no {opt.backend} buckets in {opt.corpus}")
         return 0

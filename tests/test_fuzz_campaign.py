@@ -277,8 +277,10 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     rc = ["fuzz", "--recheck", "--backend", "inductor", "--device", "cpu", "--corpus", str(corpus), "--jobs", "2", "-q"]
     r = fmin(*rc, "--inductor-config", RELU_BUG)
     assert r.returncode == 0 and f"| {b['id']} | repro.min.py | yes |" in r.stdout, r.stdout + r.stderr
-    r = fmin(*rc)
+    r = fmin(*rc, "--summary", str(tmp_path / "rc.json"))
     assert r.returncode == 0 and f"| {b['id']} | repro.min.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
+    (row,) = json.loads((tmp_path / "rc.json").read_text())["buckets"]
+    assert row["id"] == b["id"] and row["reproduces"] is False
     m = Store(str(corpus)).meta(b["key"])
     assert m["stale"] and m["recheck"]["reproduces"] is False and "match reference" in m["recheck"]["reason"]
     r = fmin(*rc, "--inductor-config", RELU_BUG)
