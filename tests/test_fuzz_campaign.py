@@ -142,6 +142,10 @@ def test_store_buckets_and_merge(tmp_path):
     m = Store(str(tmp_path / "m"))
     assert m.meta(f.key)["count"] == 3 and m.meta(f.key)["examples"] == ["0.0.1", "0.0.7", "0.1.0"]
     assert m.meta(g.key)["count"] == 1 and len(m.buckets()) == 2
+    a.mark_stale(f.key, "not reproduced when replayed")
+    assert a.meta(f.key)["stale"]["reason"] == "not reproduced when replayed"
+    a.add(f, "script 5", "0.0.9", "nvfuser")     # met again: not stale any more
+    assert "stale" not in a.meta(f.key) and a.meta(f.key)["recurred"]["example"] == "0.0.9"
 
 
 def test_bucket_property_holds_a_bucket_to_its_own_finding():

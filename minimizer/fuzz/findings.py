@@ -12,7 +12,8 @@ example id seen and the count), ``original.py`` (the first program that showed i
 reducer's own files). A known bucket is counted, never re-minimized. A bucket whose original no
 longer shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
 reference corrected since) is marked ``stale`` with the reason and the environment of that
-replay, and kept: its history is part of the record.
+replay, and kept: its history is part of the record. A stale bucket that a campaign meets again
+is not stale any more (``recurred`` says when).
 """
 from __future__ import annotations
 
@@ -66,7 +67,9 @@ class Store:
         m["count"] += 1
         if example_id not in m["examples"] and len(m["examples"]) < 50:
             m["examples"].append(example_id)
-        _write(os.path.join(d, "finding.json"), json.dumps(m, indent=1, default=str))
+        if m.pop("stale", None) is not None:   # seen again: whatever made it stale did not last
+            m["recurred"] = {"example": example_id, "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        self._save(f.key, m)
         return d, new
 
     def mark_minimized(self, key: str, summary: dict) -> None:
@@ -75,13 +78,16 @@ class Store:
             return
         m["minimized"] = True
         m["reduction"] = summary
-        _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
+        self._save(key, m)
 
     def mark_stale(self, key: str, reason: str, environment: dict | None = None) -> None:
         m = self.meta(key)
         if m is None:
             return
         m["stale"] = {"reason": reason, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "environment": environment or {}}
+        self._save(key, m)
+
+    def _save(self, key: str, m: dict) -> None:
         _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
 
     def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
@@ -98,7 +104,7 @@ class Store:
             m.pop("stale", None)
         else:
             m["stale"] = {"reason": f"recheck of {script}: {reason}", "at": at, "environment": environment or {}}
-        _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
+        self._save(key, m)
 
     def outcome(self, key: str) -> dict | None:
         p = os.path.join(self.dir(key), "outcome.json")
@@ -174,7 +180,7 @@ def differs(meta: dict) -> str:
 
 def reduction_flags(meta: dict) -> dict:
     """The property flags a bucket is reduced under. A wrong result is held to its kind of
-    difference (``--mismatch dtype`` ...), also for buckets stored before flags said so."""
+    difference (``--mismatch-in dtype`` ...), also for buckets stored before flags said so."""
     flags = dict(meta.get("flags") or {})
     if flags.get("mismatch") is True and meta.get("kind") == "mismatch":
         flags["mismatch"] = differs(meta)
