@@ -458,8 +458,8 @@ def _recheck(opt) -> int:
 
 def _replay(args, backend, device, oracles) -> int:
     from .fuzz import generate
+    from .fuzz.campaign import backend_pools
     from .fuzz.oracles import judge
-    from .oracle import Pool
     from .program import to_source
     try:
         prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
@@ -467,14 +467,9 @@ def _replay(args, backend, device, oracles) -> int:
         raise UsageError(str(e)) from None
     text = to_source(prog)
     sys.stdout.write(text)
-    with Pool(backend, device, jobs=1, timeout=args.timeout) as pool:
-        ref = pool if backend == "reference" else Pool("reference", device, jobs=1, timeout=args.timeout)
-        try:
-            j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
-                      oracles=oracles, seed=0, example_seed=generate.example_seed(args.replay))
-        finally:
-            if ref is not pool:
-                ref.close()
+    with backend_pools(backend, device, 1, args.timeout) as (pool, ref):
+        j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
+                  oracles=oracles, seed=0, example_seed=generate.example_seed(args.replay))
     o = j.outcome
     print(f"# {args.replay} on {backend}: {o.status}" + (f" `{o.signature}`" if not o.ok else
                                                          f", {o.segments} segments" if o.segments is not None else ""))

@@ -79,5 +79,15 @@ def of_python_scalar(value: object) -> str:
     raise TypeError(f"not a scalar: {value!r}")
 
 
+def category(x) -> str:
+    """"bool", "int", "float" or "complex" for an nvFuser DataType name, a torch dtype or a Python
+    number: the kinds nvFuser's ``hasSimilarDtype`` tells apart (a pad value must match its tensor's)."""
+    if isinstance(x, torch.dtype):
+        return "bool" if x == torch.bool else "complex" if x.is_complex else \
+            "float" if x.is_floating_point else "int"
+    name = x if isinstance(x, str) else of_python_scalar(x)
+    return "bool" if name == "Bool" else "complex" if name in COMPLEX else "float" if name in FLOATING else "int"
+
+
 def itemsize(nv_name: str) -> int:
     return to_torch(nv_name).itemsize

@@ -196,7 +196,7 @@ def test_mismatch_of_one_kind_does_not_slip_to_another():
         if not want:
             assert f"not in {what}" in v.reason
     assert "in dtype" in Property.from_options(mismatch="dtype").describe()
-    with pytest.raises(ValueError, match="--mismatch takes one of dtype, shape, values"):
+    with pytest.raises(ValueError, match="--mismatch-in takes one of dtype, shape, values"):
         Property.from_options(mismatch="colour")
 
 

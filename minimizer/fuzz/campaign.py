@@ -8,6 +8,7 @@ and judging; minimizing the new buckets comes after, each bounded by ``minimize_
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -106,6 +107,20 @@ def _chunks(opt: CampaignOptions):
         k += n
 
 
+@contextlib.contextmanager
+def backend_pools(backend: str, device: str, jobs: int, timeout: float):
+    """Warm workers for the backend and for the reference that judges it (one pool when the
+    backend is the reference), closed on exit."""
+    pool = Pool(backend, device, jobs=jobs, timeout=timeout)
+    ref = pool if backend == "reference" else Pool("reference", device, jobs=jobs, timeout=timeout)
+    try:
+        yield pool, ref
+    finally:
+        if ref is not pool:
+            ref.close()
+        pool.close()
+
+
 def run_campaign(opt: CampaignOptions) -> Summary:
     """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding."""
     store = Store(opt.corpus)
@@ -117,8 +132,8 @@ def run_campaign(opt: CampaignOptions) -> Summary:
     workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
     seen_texts: set[str] = set()
     new_keys: list[tuple[str, dict]] = []
-    pool = Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout)
-    ref = pool if opt.backend == "reference" else Pool("reference", opt.device, jobs=opt.jobs, timeout=opt.timeout)
+    pools = contextlib.ExitStack()
+    pool, ref = pools.enter_context(backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout))
     try:
         with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
             for k in _chunks(opt):
@@ -200,9 +215,7 @@ def run_campaign(opt: CampaignOptions) -> Summary:
                     if m["key"] == key:
                         m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
     finally:
-        if ref is not pool:
-            ref.close()
-        pool.close()
+        pools.close()
         import shutil
         shutil.rmtree(workdir, ignore_errors=True)
     s.seconds = time.monotonic() - t0
@@ -259,10 +272,8 @@ def recheck(opt: CampaignOptions) -> list[dict]:
     if not todo:
         return rows
     status = ProgressLine(opt.quiet, every=5)
-    pool = Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout)
-    ref = pool if opt.backend == "reference" else Pool("reference", opt.device, jobs=opt.jobs, timeout=opt.timeout)
 
-    def one(m: dict) -> dict:
+    def one(m: dict, pool, ref) -> dict:
         key = m["key"]
         d = store.dir(key)
         name = "repro.min.py" if os.path.exists(os.path.join(d, "repro.min.py")) else "original.py"
@@ -285,16 +296,12 @@ def recheck(opt: CampaignOptions) -> list[dict]:
         store.mark_recheck(key, holds, reason, name, getattr(pool, "environment", None))
         return {"id": m["id"], "key": key, "script": name, "reproduces": holds, "reason": reason}
 
-    try:
-        with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
-            for r in ex.map(one, todo):
-                rows.append(r)
-                status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
-        status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
-    finally:
-        if ref is not pool:
-            ref.close()
-        pool.close()
+    with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout) as (pool, ref), \
+            ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
+        for r in ex.map(lambda m: one(m, pool, ref), todo):
+            rows.append(r)
+            status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
+    status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
     return rows
 
 

@@ -72,7 +72,7 @@ FAMILY_NAMES = ("unary", "binary", "ternary", "cast", "copy", "reduction", "broa
 
 
 def _cat(dtype: str) -> str:
-    return "f" if dtype in FLOATS else "b" if dtype == BOOL else "i"
+    return {"float": "f", "bool": "b"}.get(dtypes.category(dtype), "i")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from .. import dtypes
 from .registry import register
 from .spec import LEGACY_ONLY, OpSpec, Param
 
@@ -113,14 +114,6 @@ def _slice(ctx, arg, start_indices, end_indices, strides=None, manual_normalizat
     return arg[tuple(slice(s, e) for s, e in zip(start, end))]
 
 
-def _kind(v) -> str:
-    """bool / int / float / complex, for a dtype or a Python number."""
-    if isinstance(v, torch.dtype):
-        return "bool" if v == torch.bool else "complex" if v.is_complex else "float" if v.is_floating_point else "int"
-    return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else \
-        "complex" if isinstance(v, complex) else "float"
-
-
 def _pad(ctx, arg, pad_widths, value=None):
     """F.pad: width pairs start from the last dim; no value means 0 (False for Bool). A value
     must be of the tensor's kind (bool, integer, floating, complex), as nvFuser checks
@@ -131,7 +124,7 @@ def _pad(ctx, arg, pad_widths, value=None):
         raise ValueError(f"Invalid number of padding widths: {len(widths)}")
     if value is None:
         value = False if arg.dtype == torch.bool else 0
-    elif _kind(value) != _kind(arg.dtype):
+    elif dtypes.category(value) != dtypes.category(arg.dtype):
         raise ValueError("Tensor arg and pad value must have the same dtype.")
     return F.pad(arg, widths, mode="constant", value=value)
 

@@ -77,6 +77,7 @@ class OutputDiff:
     atol: float = 0.0
     worst: list[int] | None = None   # index of the element furthest beyond tolerance
     what: str = "values"             # what differs: "values", "dtype", "shape" (or "scalar")
+    got: str | None = None           # the backend's dtype, where what differs is the dtype or shape
 
     def to_json(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
@@ -122,6 +123,7 @@ def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0, f
     if (a.dtype != b.dtype and not upcast) or a.shape != b.shape:
         d.ok = False
         d.what = "shape" if a.shape != b.shape else "dtype"
+        d.got = str(a.dtype).removeprefix("torch.")
         d.reason = f"{label}: {_fmt_shape(a)} vs reference {_fmt_shape(b)}"
         return d
     d.rtol, d.atol = tolerance(a.dtype, scale)

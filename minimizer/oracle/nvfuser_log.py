@@ -193,6 +193,9 @@ def _known(text: str) -> tuple[KnownError, str] | None:
     return None
 
 
+#: a signature keeps this much of the masked message
+_MESSAGE_CHARS = 200
+
 def parse_error(exc_type: str, text: str) -> NvfError:
     """Turn an nvFuser exception text (``str(e)``) into a stable signature (nvfuser-interfaces §5.4)."""
     body, group = _unwrap(text)
@@ -228,7 +231,7 @@ def parse_error(exc_type: str, text: str) -> NvfError:
     else:
         kind = "other"
     where = f"{file or '?'}:{func or '?'}: " if (file or func) else ""
-    sig = f"nvfuser {kind}: {where}{exc_type}: {mask(msg)[:200]}"
+    sig = f"nvfuser {kind}: {where}{exc_type}: {mask(msg)[:_MESSAGE_CHARS]}"
     return NvfError(kind, file, func, line, msg, sig, group, hidden)
 
 
@@ -254,7 +257,7 @@ def refresh_signature(sig: str) -> str:
     if not m:
         return sig
     msg = m.group(2)
-    if len(msg) >= 200:   # cut where today's masking would not cut it: leave it alone
+    if len(msg) >= _MESSAGE_CHARS:   # cut where today's masking would not cut it: leave it alone
         return sig
     return kernel_neutral(m.group(1) + mask(msg) + msg[len(msg.rstrip()):])
 

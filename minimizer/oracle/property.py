@@ -240,7 +240,7 @@ class Mismatch(Check):
 
     def __post_init__(self):
         if self.what is not None and self.what not in self.WHATS:
-            raise ValueError(f"--mismatch takes one of {', '.join(self.WHATS)} (or nothing), got {self.what!r}")
+            raise ValueError(f"--mismatch-in takes one of {', '.join(self.WHATS)}, got {self.what!r}")
 
     def holds(self, o, ev):
         if not o.ok:
