@@ -23,7 +23,8 @@ def _default_device() -> str:
 
 
 def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> None:
-    p.add_argument("--backend", default=backend, choices=["auto", "reference", "inductor", "nvfuser"],
+    from .backends import names
+    p.add_argument("--backend", default=backend, choices=["auto", *names()],
                    help=f"how scripts are run (default: {backend}; auto = nvfuser if it imports and a GPU exists, "
                         "else inductor)")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
@@ -70,50 +71,23 @@ def _resolve_jobs(args) -> None:
         args.jobs = auto_jobs(args.device or _default_device())
 
 
-def _add_property_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("property", "what a script must show; with any of these, the exit code says "
-                                         "whether it holds for every script")
-    g.add_argument("--segments", metavar="EXPR", help="segment count: '>=3', '<=2', '==1', '!=1', '>2', '<4' or '3'")
-    g.add_argument("--schedulers", metavar="LIST", nargs="?", const=True,
-                   help="scheduler multiset, e.g. 'pointwise,reduction*2' (order does not matter); bare: "
-                        "the original run's (in check: the script's own)")
-    g.add_argument("--error", metavar="REGEX", help="fails (error or crash) with REGEX in its signature or message")
-    g.add_argument("--mismatch", action="store_true",
-                   help="outputs differ from the reference backend's (same seed and device) beyond tolerance")
-    g.add_argument("--mismatch-in", metavar="WHAT", choices=["dtype", "shape", "values"],
-                   help="--mismatch, of that kind only: dtype, shape or values (what a fuzz bucket is reduced "
-                        "under, so a wrong value does not slip into a dtype difference)")
-    g.add_argument("--slower", metavar="X", type=float, help="execute time more than X times the baseline's")
-    g.add_argument("--baseline", metavar="BACKEND", default="reference",
-                   choices=["reference", "inductor", "nvfuser"], help="baseline for --slower (default: reference)")
-    g.add_argument("--repeats", metavar="K", type=int, default=5, help="timing runs per backend for --slower")
-    g.add_argument("--test", metavar="CMD", help="shell command, the script's copy as $1 (run in its directory, "
-                                                 "C-Reduce style); exit 0 = holds")
-    g.add_argument("--test-timeout", metavar="S", type=float, default=None,
-                   help="seconds --test may take (default: --timeout)")
-    g.add_argument("--order-dependent", action="store_true",
-                   help="the outcome (status, segments, schedulers) changes when the fusion inputs are permuted "
-                        "(declarations and inputs list together); reports the smallest permutation found")
-    g.add_argument("--layout-dependent", action="store_true",
-                   help="the outcome changes when the plain inputs of rank >= 2 get another memory layout "
-                        "(their two innermost dims swapped in memory; same logical values)")
-
-
 def _property(args):
     from .oracle.property import Property
     try:
-        return Property.from_options(
-            segments=args.segments, schedulers=args.schedulers, error=args.error,
-            mismatch=args.mismatch_in or args.mismatch,
-            slower=args.slower, baseline=args.baseline, repeats=args.repeats, test=args.test,
-            test_timeout=args.test_timeout or args.timeout,
-            order_dependent=getattr(args, "order_dependent", False),
-            layout_dependent=getattr(args, "layout_dependent", False))
+        return Property.from_args(args)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
 
+def _run_options(args):
+    """The options every run of this command gets (``--inductor-config``)."""
+    from .backends import RunOptions
+    cfg = _inductor_config(getattr(args, "inductor_config", None) or [])
+    return RunOptions(inductor_config=tuple(sorted(cfg.items())))
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from .oracle.property import Property
     ap = argparse.ArgumentParser(prog="fmin", description="nvFuser repro minimizer and fuzzer")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
 
@@ -121,13 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scripts", nargs="+", metavar="SCRIPT")
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
-    _add_property_options(c)
+    Property.add_arguments(c)
 
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
                                       "(also: fmin SCRIPT)")
     r.add_argument("script", metavar="SCRIPT")
     _add_run_options(r, backend="auto")  # segments exist only on compilers
-    _add_property_options(r)
+    Property.add_arguments(r)
     r.add_argument("--out", metavar="DIR", help="output directory (default: SCRIPT without .py, plus .fmin)")
     r.add_argument("--replays", type=int, default=3, help="runs of the original (and of the result) to detect "
                                                            "flakiness (default 3)")
@@ -208,8 +182,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         _resolve_jobs(args)
-        if getattr(args, "inductor_config", None):   # the workers inherit it
-            os.environ["FMIN_INDUCTOR_CONFIG"] = json.dumps(_inductor_config(args.inductor_config))
         if args.cmd == "check":
             return cmd_check(args)
         if args.cmd == "upgrade":
@@ -242,8 +214,8 @@ def _read(path: str):
 
 
 def cmd_check(args) -> int:
-    from .backends import resolve
-    from .oracle import Pool, Request
+    from .backends import RunOptions, resolve
+    from .oracle import Pools, Request
     backend = resolve(args.backend)
     device = args.device or _default_device()
     prop = _property(args)
@@ -257,14 +229,15 @@ def cmd_check(args) -> int:
             bad += 1
             continue
         with open(path, encoding="utf-8") as f:
-            jobs.append((path, Request(f.read(), os.path.abspath(path), args.seed,
-                                       want_values=bool(prop and prop.needs_values))))
+            jobs.append((path, Request(f.read(), os.path.abspath(path),
+                                       RunOptions(seed=args.seed, want_values=bool(prop and prop.needs_values)))))
     failed = 0
     failing_property = 0
     if jobs:
-        with Pool(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout) as pool:
-            outcomes = pool.run_many([r for _, r in jobs])
-            verdicts = _judge(prop, jobs, outcomes, pool, device, args) if prop else [None] * len(jobs)
+        with Pools(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout,
+                   options=_run_options(args), extra_jobs=1) as pools:
+            outcomes = pools.primary.run_many([r for _, r in jobs])
+            verdicts = _judge(prop, jobs, outcomes, pools, args) if prop else [None] * len(jobs)
         failing_property = sum(not v.holds for v in verdicts if v is not None)
         rows = []
         for (path, _), o, v in zip(jobs, outcomes, verdicts):
@@ -290,29 +263,16 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
-def _judge(prop, jobs, outcomes, pool, device, args):
-    """The property's verdict per script, with the extra pools (reference, baseline) it needs."""
-    from .oracle import Pool
+def _judge(prop, jobs, outcomes, pools, args):
+    """The property's verdict per script (bare ``--schedulers``: the script's own multiset)."""
+    from .oracle.checks.mismatch import drop_values
     from .oracle.property import evaluate
-    extra = {}
-    try:
-        for name in sorted(prop.extra_backends() - {pool.backend}):
-            extra[name] = Pool(name, device, jobs=1, timeout=args.timeout)
-        verdicts = []
-        for (path, req), o in zip(jobs, outcomes):
-            bound = prop.bind(o)   # bare --schedulers: the script's own multiset
-            verdicts.append(evaluate(bound, req.script, req.path, pool, extra_pools=extra, seed=args.seed,
-                                     outcome=o, all_checks=True))
-            if o.values_path:   # evaluate leaves a given outcome's values alone
-                try:
-                    os.remove(o.values_path)
-                except OSError:
-                    pass
-            o.values = None
-        return verdicts
-    finally:
-        for p in extra.values():
-            p.close()
+    verdicts = []
+    for (path, req), o in zip(jobs, outcomes):
+        verdicts.append(evaluate(prop.bind(o), req.script, req.path, pools, seed=args.seed, outcome=o,
+                                 all_checks=True))
+        drop_values(o)   # evaluate leaves a given outcome's values alone
+    return verdicts
 
 
 def _print_check_table(rows, prop) -> None:
@@ -345,13 +305,14 @@ def _short(s: str, n: int) -> str:
 
 def cmd_reduce(args) -> int:
     from .backends import resolve
-    from .reduce.session import Options, PropertyDoesNotHold, reduce_script
+    from .reduce.reduction import Options, PropertyDoesNotHold, reduce_script
     _read(args.script)  # a script fmin cannot read stops here, before any worker starts
     prop = _property(args)
     backend = resolve(args.backend)
     opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
                   seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
-                  max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet)
+                  max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
+                  run_options=_run_options(args))
     try:
         rep = reduce_script(args.script, prop, opt)
     except PropertyDoesNotHold as e:
@@ -377,7 +338,7 @@ def cmd_isolate(args) -> int:
     _read(args.good)
     _read(args.bad)
     opt = Options(backend=resolve(args.backend), device=args.device or _default_device(), jobs=args.jobs,
-                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests)
+                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args))
     try:
         d = isolate(args.good, args.bad, opt=opt)
     except IsolateError as e:
@@ -422,7 +383,7 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget,
-                          timeout=args.timeout, quiet=args.quiet)
+                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args))
     if args.recheck:
         return _recheck(opt)
     s = run_campaign(opt)
@@ -467,7 +428,7 @@ def _replay(args, backend, device, oracles) -> int:
         raise UsageError(str(e)) from None
     text = to_source(prog)
     sys.stdout.write(text)
-    with backend_pools(backend, device, 1, args.timeout) as (pool, ref):
+    with backend_pools(backend, device, 1, args.timeout, _run_options(args)) as (pool, ref):
         j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
                   oracles=oracles, seed=0, example_seed=generate.example_seed(args.replay))
     o = j.outcome

@@ -8,7 +8,7 @@
    layout (contiguity, stride_order, strides) or any other declaration argument; inputs and
    statements only in GOOD (deleted) or only in BAD (inserted); changed statements.
 3. ``apply(changes)`` builds GOOD with those changes made (all of them gives BAD, renamed).
-   Programs that do not check statically (``reduce.static.is_valid``) are "unresolved".
+   Programs that do not check statically (``program.static.is_valid``) are "unresolved".
 4. ``ddmin`` finds the smallest set of changes that, applied to GOOD, gives BAD's outcome; and the
    smallest set that, undone in BAD, gives GOOD's.
 
@@ -27,8 +27,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .program.model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
-from .oracle.order import outcome_key, outcome_words
+from .backends import RunOptions
+from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
+from .oracle.outcome import outcome_key, outcome_words
+from .reduce.ddmin import ddmin
 
 _LAYOUT_ARGS = ("contiguity", "stride_order", "contiguous")
 _SHAPE_ARGS = ("shape", "symbolic_sizes", "sizes")
@@ -398,49 +400,6 @@ def _field_words(s: Stmt, a, fs) -> str:
     return ", ".join(parts)
 
 
-# ---------------------------------------------------------------- delta debugging
-def ddmin(items: list, test: Callable[[list], bool | None], *, max_tests: int | None = None) -> tuple[list, int]:
-    """Zeller's ddmin: a 1-minimal sublist of ``items`` for which ``test`` is True (``test(items)``
-    is assumed True). ``test`` returns None for an unresolved (invalid) configuration, treated as
-    not interesting. Returns (the sublist, tests run); results are cached."""
-    cache: dict[frozenset, bool | None] = {}
-    count = [0]
-
-    def t(sub):
-        key = frozenset(sub)
-        if key not in cache:
-            if max_tests is not None and count[0] >= max_tests:
-                return False
-            count[0] += 1
-            cache[key] = test(list(sub))
-        return cache[key] is True
-
-    cur = list(items)
-    if not cur:
-        return cur, 0
-    if t([]):
-        return [], count[0]
-    n = 2
-    while len(cur) >= 2:
-        n = min(n, len(cur))
-        chunks = [cur[len(cur) * k // n: len(cur) * (k + 1) // n] for k in range(n)]
-        for c in chunks:
-            if t(c):
-                cur, n = c, 2
-                break
-        else:
-            for c in chunks:
-                rest = [x for x in cur if x not in c]
-                if n > 2 and t(rest):
-                    cur, n = rest, max(n - 1, 2)
-                    break
-            else:
-                if n >= len(cur):
-                    break
-                n = min(len(cur), 2 * n)
-    return cur, count[0]
-
-
 # ---------------------------------------------------------------- the command
 @dataclass
 class Options:
@@ -450,6 +409,7 @@ class Options:
     seed: int = 0
     timeout: float = 600.0
     max_tests: int | None = 200
+    run_options: RunOptions = RunOptions()
 
 
 def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | None = None,
@@ -465,29 +425,42 @@ def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | No
         return _isolate(al, run, good_path, bad_path, opt, t0)
     from .oracle import Pool, Request
     from .program import to_source
-    with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout) as pool:
-        def run_pool(p: Program):
-            return pool.run(Request(to_source(p), os.path.abspath(bad_path), opt.seed))
-        return _isolate(al, run_pool, good_path, bad_path, opt, t0)
+    with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options) as pool:
+        def request(p: Program) -> Request:
+            return Request(to_source(p), os.path.abspath(bad_path), RunOptions(seed=opt.seed))
+
+        return _isolate(al, lambda p: pool.run(request(p)), good_path, bad_path, opt, t0,
+                        run_many=lambda ps: pool.run_many([request(p) for p in ps]))
 
 
-def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float) -> dict:
+def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float, run_many=None) -> dict:
     from .program import to_source
-    from .reduce.static import is_valid
+    from .program.static import is_valid
     memo: dict[frozenset, object] = {}
     counts = Counter()
+    batch = run_many or (lambda ps: [run(p) for p in ps])
 
-    def outcome_of(ids):
-        key = frozenset(ids)
-        if key not in memo:
+    def outcomes_of(configs):
+        """Outcomes of several change sets, the new valid ones run together (``run_many``)."""
+        todo = {}
+        for ids in configs:
+            key = frozenset(ids)
+            if key in memo or key in todo:
+                continue
             p = al.apply(key)
             if not is_valid(p):
                 counts["invalid"] += 1
                 memo[key] = None
             else:
-                counts["runs"] += 1
-                memo[key] = run(p)
-        return memo[key]
+                todo[key] = p
+        if todo:
+            counts["runs"] += len(todo)
+            for key, o in zip(todo, batch(list(todo.values()))):
+                memo[key] = o
+        return [memo[frozenset(ids)] for ids in configs]
+
+    def outcome_of(ids):
+        return outcomes_of([ids])[0]
 
     every = [c.id for c in al.changes]
     o_good, o_bad = outcome_of([]), outcome_of(every)
@@ -509,10 +482,18 @@ def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float) -
             o = outcome_of(set(every) - set(sub))
             return None if o is None else outcome_key(o) == kg
 
-        for key, test, base, target, ids_to_prog in (
-                ("forward", fwd, o_good, o_bad, lambda s: s),
-                ("backward", bwd, o_bad, o_good, lambda s: set(every) - set(s))):
-            sub, n = ddmin(every, test, max_tests=opt.max_tests)
+        def fwd_many(subs):
+            return [None if o is None else outcome_key(o) == kb for o in outcomes_of(subs)]
+
+        def bwd_many(subs):
+            return [None if o is None else outcome_key(o) == kg
+                    for o in outcomes_of([set(every) - set(s) for s in subs])]
+
+        for key, test, many, base, target, ids_to_prog in (
+                ("forward", fwd, fwd_many, o_good, o_bad, lambda s: s),
+                ("backward", bwd, bwd_many, o_bad, o_good, lambda s: set(every) - set(s))):
+            sub, n = ddmin(every, test, max_tests=opt.max_tests, test_many=many if run_many else None,
+                           jobs=opt.jobs)
             ok = test(sub) is True
             d[key] = {"changes": sorted(sub), "tests": n, "holds": ok,
                       "words": [al.changes[i].words for i in sorted(sub)],

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .program.model import Program
-from .reduce import analysis
-from .reduce.driver import Result, stats_table
-
 
 def _outcome_dict(o) -> dict | None:
     if o is None:
@@ -18,10 +14,12 @@ def _outcome_dict(o) -> dict | None:
             "error_kind": o.error_kind, "seconds": round(o.seconds, 4)}
 
 
-def build(*, script: str, original: Program, original_text: str, result: Result, prop: str, backend: str,
+def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple[int, int, int],
+          bytes_before: int, minimal_script: str, prop: str, backend: str, oracle_calls: int, cache_hits: int,
+          seconds: float, interrupted: bool, passes: list[dict], also_interesting: list[str],
           before=None, after=None, replays: dict | None = None, environment: dict | None = None) -> dict[str, Any]:
-    ob, ib, xb = analysis.size(original)
-    oa, ia, xa = analysis.size(result.program)
+    """The report of one reduction, from plain values (sizes are (ops, inputs, outputs))."""
+    (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
     return {
         "script": script,
         "backend": backend,
@@ -29,16 +27,16 @@ def build(*, script: str, original: Program, original_text: str, result: Result,
         "ops_before": ob, "ops_after": oa,
         "inputs_before": ib, "inputs_after": ia,
         "outputs_before": xb, "outputs_after": xa,
-        "bytes_before": len(original_text), "bytes_after": len(result.text),
-        "oracle_calls": result.tests, "cache_hits": result.cache_hits,
-        "seconds": round(result.seconds, 2),
-        "interrupted": result.interrupted,
+        "bytes_before": bytes_before, "bytes_after": len(minimal_script),
+        "oracle_calls": oracle_calls, "cache_hits": cache_hits,
+        "seconds": round(seconds, 2),
+        "interrupted": interrupted,
         "outcome_before": _outcome_dict(before), "outcome_after": _outcome_dict(after),
         "replays": replays or {},
-        "passes": stats_table(result.stats),
-        "also_interesting": result.also_interesting,
+        "passes": passes,
+        "also_interesting": also_interesting,
         "environment": environment or {},
-        "minimal_script": result.text,
+        "minimal_script": minimal_script,
     }
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .errors import ScriptError
 from .ops import BindError, bind, lookup
-from .program.model import DIRECT, FRONTENDS, LEGACY, Dialect, DType, Program, Ref, Stmt, map_refs
+from .model import DIRECT, FRONTENDS, LEGACY, Dialect, DType, Program, Ref, Stmt, map_refs
 
 DIRECT_DIALECT = Dialect(frontend=DIRECT, module=DIRECT, spellings=frozenset())
 LEGACY_DIALECT = Dialect(frontend=LEGACY, module=LEGACY, spellings=frozenset())

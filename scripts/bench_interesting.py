@@ -19,7 +19,7 @@ def main() -> int:
         if not re.search(pattern, text):
             return 1
         from minimizer.program import parse
-        from minimizer.reduce import static
+        from minimizer.program import static
         prog = parse(text, path)
         static.check(prog)
     except Exception:

@@ -20,6 +20,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from minimizer.backends import RunOptions  # noqa: E402
 from minimizer.oracle import Pool, Request  # noqa: E402
 from minimizer.oracle.compare import compare  # noqa: E402
 
@@ -35,7 +36,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--json", help="also write one JSON object per script here")
     args = ap.parse_args()
-    reqs = [Request(open(p, encoding="utf-8").read(), os.path.abspath(p), args.seed, want_values=True)
+    reqs = [Request(open(p, encoding="utf-8").read(), os.path.abspath(p), RunOptions(seed=args.seed, want_values=True))
             for p in args.scripts]
     with Pool(args.backend, args.device, jobs=1, timeout=args.timeout) as pa:
         outs_a = [pa.run(r) for r in reqs]

@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from minimizer.fuzz.findings import Store  # noqa: E402
-from minimizer.oracle.nvfuser_log import refresh_signature  # noqa: E402
+from minimizer.backends.nvfuser_log import refresh_signature  # noqa: E402
 
 
 def today(meta: dict, outcome: dict | None):

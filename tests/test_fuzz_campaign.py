@@ -210,7 +210,7 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
         st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": dev})
 
     class Fake:
-        def __init__(self, backend, device, jobs=1, timeout=0):
+        def __init__(self, backend, device, jobs=1, timeout=0, options=None):
             self.backend, self.environment = backend, {"backend": backend}
 
         def run(self, req):

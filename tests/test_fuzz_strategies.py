@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 from minimizer.fuzz.strategies import covered_ops, op_calls, programs, tensor_specs
 from minimizer.ops import lookup
-from minimizer.program.model import DIRECT, LEGACY
+from minimizer.model import DIRECT, LEGACY
 from minimizer.program.printer import to_source
 from minimizer.program.reader import parse
-from minimizer.reduce import static
+from minimizer.program import static
 
 FAST = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -53,7 +53,7 @@ def test_programs_valid_and_roundtrip(frontend, data):
 @FAST
 @given(tensor_specs())
 def test_tensor_specs_consistent(spec):
-    from minimizer.program.model import Program, Dialect, Stmt, Ref
+    from minimizer.model import Program, Dialect, Stmt, Ref
     decl = spec.declare("T0")
     out = Stmt((), "add_output", (("output", Ref("T0")),), 1)
     p = Program(Dialect(), "f", (decl, out), (spec.arg(),))

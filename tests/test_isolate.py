@@ -7,12 +7,13 @@ import os
 import pytest
 
 from minimizer import cli
-from minimizer.isolate import IsolateError, _skey, align, ddmin, isolate, to_markdown
+from minimizer.isolate import IsolateError, _skey, align, isolate, to_markdown
+from minimizer.reduce.ddmin import ddmin
 from minimizer.oracle import Outcome
-from minimizer.oracle.order import input_names
+from minimizer.program.variants import input_names
 from minimizer.program import parse, parse_file
-from minimizer.program.model import is_input_decl
-from minimizer.reduce.static import is_valid
+from minimizer.model import is_input_decl
+from minimizer.program.static import is_valid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FUSED = os.path.join(ROOT, "corpus", "seeds", "layernorm_bwd_fused.py")

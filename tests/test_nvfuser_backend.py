@@ -7,7 +7,9 @@ import re
 import pytest
 
 from conftest import ROOT
-from minimizer.backends import nvfuser
+from minimizer.backends import get, nvfuser
+
+NVF = get("nvfuser")
 
 LOGS = os.path.join(ROOT, "tests", "data", "nvfuser", "logs-0.2.36")
 
@@ -24,7 +26,7 @@ def _log(name):
 ])
 def test_segments_reach_the_outcome(name, segments, schedulers):
     result = {"status": "ok"}
-    nvfuser.analyze_log(result, _log(name))
+    NVF.analyze_log(result, _log(name))
     assert result["segments"] == segments and result["schedulers"] == schedulers
 
 
@@ -56,5 +58,5 @@ def test_same_failure_same_signature_across_runs():
 
 def test_worker_environment_defaults_do_not_override_the_user(monkeypatch):
     monkeypatch.setenv("NVFUSER_DISABLE", "kernel_reuse")
-    env = nvfuser.worker_env()
+    env = NVF.worker_env()
     assert env == {"NVFUSER_DUMP": "segmented_fusion"}

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from minimizer.oracle import nvfuser_log
-from minimizer.oracle.nvfuser_log import KNOWN_USER_ERRORS, parse_error, segments_from_dump
+from minimizer.backends import nvfuser_log
+from minimizer.backends.nvfuser_log import KNOWN_USER_ERRORS, parse_error, segments_from_dump
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "nvfuser")
 LOGS = {"0.2.36": os.path.join(DATA, "logs-0.2.36"), "0.2.35": os.path.join(DATA, "logs-0.2.35")}

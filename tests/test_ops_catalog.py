@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from minimizer.ops import CATALOG, BindError, Ctx, bind, op_names
-from minimizer.program.model import DIRECT, LEGACY, DType, Ref, Stmt
+from minimizer.model import DIRECT, LEGACY, DType, Ref, Stmt
 
 L, D = LEGACY, DIRECT
 

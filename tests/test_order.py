@@ -6,10 +6,13 @@ import pytest
 import torch
 
 from minimizer.oracle import Outcome, run_script
-from minimizer.oracle.order import candidates, input_names, outcome_key, permute_inputs, search
-from minimizer.oracle.property import Evidence, OrderDependent, Property, evaluate
+from minimizer.oracle import Pools
+from minimizer.oracle.checks.order import candidates, search
+from minimizer.oracle.outcome import outcome_key
+from minimizer.oracle.property import OrderDependent, Property, evaluate
+from minimizer.program.variants import input_names, permute_inputs
 from minimizer.program import parse, parse_file, to_source
-from minimizer.reduce.static import is_valid
+from minimizer.program.static import is_valid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEGMENTED = os.path.join(ROOT, "corpus", "seeds", "layernorm_bwd_segmented.py")
@@ -142,23 +145,23 @@ def test_order_dependent_check_and_evaluate_with_fake_pool():
             return _fake({"T5"})(parse(req.script, req.path))
 
     pool = FakePool()
-    prop = Property.from_options(order_dependent=True)
+    prop = Property.from_flags(order_dependent=True)
     assert isinstance(prop.checks[0], OrderDependent)
-    v = evaluate(prop, SCRIPT, "x.py", pool, all_checks=True)
+    v = evaluate(prop, SCRIPT, "x.py", Pools.of(pool), all_checks=True)
     assert v.holds, v.reason
     assert "swapping inputs 0 (T0) and 3 (T5)" in v.reason
-    assert v.to_json()["order"]["found"]
+    assert v.to_json()["order-dependent"]["found"]
     assert Property.from_json(prop.to_json()) == prop
     # not order dependent: every permutation the same
-    v2 = evaluate(prop, SCRIPT, "x.py", pool, all_checks=True, outcome=Outcome("ok", segments=1))
+    v2 = evaluate(prop, SCRIPT, "x.py", Pools.of(pool), all_checks=True, outcome=Outcome("ok", segments=1))
 
     class Same(FakePool):
         def run(self, req):
             return Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
 
-    v2 = evaluate(prop, SCRIPT, "x.py", Same(), all_checks=True)
+    v2 = evaluate(prop, SCRIPT, "x.py", Pools.of(Same()), all_checks=True)
     assert not v2.holds and "none of" in v2.reason
-    assert not OrderDependent().holds(Outcome("ok"), Evidence())[0]
+    assert not OrderDependent().holds(Outcome("ok"), None)[0]
 
 
 def test_outcome_key_ignores_scheduler_order():

@@ -13,8 +13,8 @@ from minimizer import dtypes
 from minimizer.ops import Ctx
 from minimizer.program import parse, parse_file, to_source
 from minimizer.program.interpret import FusionError, run
-from minimizer.program.model import TensorArg
-from minimizer.reduce import analysis, static
+from minimizer.model import TensorArg
+from minimizer.program import edits, static
 from minimizer.reduce.driver import Reducer, Verdict, order_key
 from minimizer.reduce.passes import PASSES, FewerDims, ShrinkShapes, cosmetic_key
 from minimizer.reduce.passes.dims import drop_decl, rank_sum
@@ -192,7 +192,7 @@ def assert_same_values(program, cand):
 
 def cands(program, start=0):
     info = static.check(program)
-    return [(pos, analysis.dce(c)) for pos, c in FewerDims().candidates(program, info, start)]
+    return [(pos, edits.dce(c)) for pos, c in FewerDims().candidates(program, info, start)]
 
 
 def shapes(program):
@@ -221,7 +221,7 @@ def test_add_sum_reduces_to_rank_one_with_the_sum_renumbered():
     again = parse(to_source(first))
     assert again.stmts == first.stmts and again.inputs == first.inputs
     assert "fd.ops.sum(T2, dims=[0]" in to_source(first)
-    assert analysis.size(first) == analysis.size(prog)
+    assert edits.size(first) == edits.size(prog)
     assert cosmetic_key(first) < cosmetic_key(prog) and rank_sum(first) == rank_sum(prog) - 2
     assert_same_values(prog, first)
     # then each input alone: [4] + [1, 4] broadcasts from the left, the sum keeps its dim
@@ -232,12 +232,13 @@ def test_add_sum_reduces_to_rank_one_with_the_sum_renumbered():
 
 
 def test_add_sum_runs_on_the_reference_backend_with_the_same_values():
+    from minimizer.backends import RunOptions
     from minimizer.oracle import Pool, Request
     prog = parse(ADD_SUM)
     cand = cands(prog)[0][1]
     with Pool("reference", "cpu", jobs=1, timeout=120) as pool:
-        a = pool.run(Request(ADD_SUM, "add_sum.py", want_values=True))
-        b = pool.run(Request(to_source(cand), "cand.py", want_values=True))
+        a = pool.run(Request(ADD_SUM, "add_sum.py", RunOptions(want_values=True)))
+        b = pool.run(Request(to_source(cand), "cand.py", RunOptions(want_values=True)))
         assert a.status == "ok" and b.status == "ok", (a.message, b.message)
         (ia, oa), (ib, ob) = a.load_values(), b.load_values()   # before the pool cleans up
     assert [tuple(t.shape) for t in ib] == [(4,), (4,)]
@@ -250,12 +251,12 @@ def test_add_sum_runs_on_the_reference_backend_with_the_same_values():
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_every_candidate_is_rejected_or_means_the_same(name):
-    prog = analysis.dce(parse(SCRIPTS[name]))
+    prog = edits.dce(parse(SCRIPTS[name]))
     got = cands(prog)
     positions = [p for p, _ in got]
     assert positions == sorted(set(positions))
     for pos, c in got:
-        assert c != prog and analysis.size(c) == analysis.size(prog)
+        assert c != prog and edits.size(c) == edits.size(prog)
         assert cosmetic_key(c) < cosmetic_key(prog)
         try:
             static.check(c)
@@ -300,10 +301,10 @@ def test_absorbing_ops_keep_their_result():
 @pytest.mark.parametrize("op", sorted(NEEDS))
 def test_needed_dims_are_kept(op):
     needed, free = NEEDS[op]
-    prog = analysis.dce(parse(needs(needed)))
+    prog = edits.dce(parse(needs(needed)))
     assert any(1 in shape for shape in shapes(prog))
     assert cands(prog) == []
-    prog = analysis.dce(parse(needs(free)))
+    prog = edits.dce(parse(needs(free)))
     got = cands(prog)
     assert got
     for _, c in got:

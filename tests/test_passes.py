@@ -7,8 +7,8 @@ import pytest
 from conftest import CORPUS
 from minimizer.program import parse, parse_file, to_source
 from minimizer.program.interpret import FusionError
-from minimizer.program.model import DType, Ref, ScalarArg, TensorArg, is_input_decl
-from minimizer.reduce import analysis, static
+from minimizer.model import DType, Ref, ScalarArg, TensorArg, is_input_decl
+from minimizer.program import edits, static
 from minimizer.reduce.passes import (PASSES, Bypass, CanonicalInputOrder, CutAtIntermediate,
                                      MergeInputs, PlainLayouts, Rename, ShrinkShapes, SimplifyDtypes,
                                      SimplifyScalars, ValueToInput, cosmetic_key)
@@ -118,7 +118,7 @@ def programs():
 
 def cands(pass_, program, start=0):
     info = static.check(program)
-    return [(pos, analysis.dce(c)) for pos, c in pass_.candidates(program, info, start)]
+    return [(pos, edits.dce(c)) for pos, c in pass_.candidates(program, info, start)]
 
 
 def out_meta(program):
@@ -128,7 +128,7 @@ def out_meta(program):
     for i, s in enumerate(program.stmts):
         if s.call == "add_output":
             name = s.arg("output").name
-            v = info.value(analysis.definitions(program)[i][name], name)
+            v = info.value(edits.definitions(program)[i][name], name)
             res.append((tuple(v.shape), v.dtype))
     return res
 
@@ -138,7 +138,7 @@ def decl(program, name):
 
 
 def arg_of(program, name):
-    slots = analysis.input_slots(program)
+    slots = edits.input_slots(program)
     i = next(i for i, s in enumerate(program.stmts) if s.outs and s.outs[0] == name and is_input_decl(s))
     return program.inputs[slots[i][0]]
 
@@ -154,7 +154,7 @@ def test_candidates_are_well_formed(pass_, script):
     assert positions == sorted(set(positions)), "positions must increase"
     valid = 0
     for pos, c in got:
-        c = analysis.dce(c)
+        c = edits.dce(c)
         assert c != prog
         try:
             static.check(c)
@@ -165,10 +165,10 @@ def test_candidates_are_well_formed(pass_, script):
         again = parse(to_source(c))
         assert again.stmts == c.stmts and again.inputs == c.inputs, (pass_.name, pos)
         if pass_.cosmetic:
-            assert analysis.size(c) <= analysis.size(prog)
+            assert edits.size(c) <= edits.size(prog)
             assert cosmetic_key(c) < cosmetic_key(prog), (pass_.name, pos)
         else:
-            assert analysis.size(c) < analysis.size(prog), (pass_.name, pos)
+            assert edits.size(c) < edits.size(prog), (pass_.name, pos)
     if got:
         assert valid
     # resuming at a position gives the rest of the sequence
@@ -183,7 +183,7 @@ def test_corpus_candidates_are_valid(path):
     info = static.check(prog)
     for pass_ in PASSES:
         for pos, c in pass_.candidates(prog, info):
-            c = analysis.dce(c)
+            c = edits.dce(c)
             if pass_.name in GUESSES and not static.is_valid(c):
                 continue
             static.check(c)
@@ -377,7 +377,7 @@ def test_rename_resolves_rebinding():
     assert out_meta(c) == out_meta(prog)
     assert cands(Rename(), c) == []
     prog = ValueToInput().candidates(parse(DIRECT), static.check(parse(DIRECT))).__next__()[1]
-    prog = analysis.dce(prog)
+    prog = edits.dce(prog)
     (_, d), = cands(Rename(), prog)
     assert all(n.startswith("tv") for s in d.stmts for n in s.outs if n)
 
@@ -400,9 +400,9 @@ def greedy(program, keep, max_steps=400):
             start = 0
             while steps < max_steps:
                 for pos, cand in pass_.candidates(program, info, start):
-                    cand = analysis.dce(cand)
-                    if analysis.size(cand) > analysis.size(program) or \
-                            (not pass_.cosmetic and analysis.size(cand) == analysis.size(program)):
+                    cand = edits.dce(cand)
+                    if edits.size(cand) > edits.size(program) or \
+                            (not pass_.cosmetic and edits.size(cand) == edits.size(program)):
                         continue
                     if not keep(cand):
                         continue

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import corpus_scripts
 from minimizer.program import parse, parse_file, to_source
-from minimizer.program.model import Ref
+from minimizer.model import Ref
 
 
 @pytest.mark.parametrize("path", corpus_scripts(), ids=lambda p: p.rsplit("/", 1)[-1])

@@ -7,10 +7,13 @@ import os
 import pytest
 import torch
 
+from minimizer.backends import RunOptions
 from minimizer.oracle import Outcome, Pool
 from minimizer.oracle.compare import compare, scale_for_reduction, tolerance
-from minimizer.oracle.property import (ErrorMatches, Evidence, Failure, Mismatch, Property, Schedulers,
-                                       Segments, ShellTest, Slower, evaluate, run_shell_test)
+from minimizer.oracle import Pools
+from minimizer.oracle.checks import run_shell_test
+from minimizer.oracle.property import (ErrorMatches, Failure, Mismatch, Property, Schedulers, Segments, ShellTest,
+                                       Slower, evaluate)
 
 SCRIPT = """
 import torch
@@ -49,7 +52,7 @@ def ok(segments=None, schedulers=None, **kw):
     ("<2", 2, False), ("!=1", 2, True), ("3", 3, True), ("3", 4, False), (" = 2 ", 2, True),
 ])
 def test_segments_expressions(expr, n, holds):
-    assert Segments.parse(expr).holds(ok(n), Evidence())[0] is holds
+    assert Segments.parse(expr).holds(ok(n), None)[0] is holds
 
 
 @pytest.mark.parametrize("bad", [">>3", "3.5", "", ">=", "three"])
@@ -59,17 +62,17 @@ def test_segments_bad_expression(bad):
 
 
 def test_segments_unknown_is_not_a_match():
-    held, why = Segments.parse(">=1").holds(Outcome("ok", "reference"), Evidence())
+    held, why = Segments.parse(">=1").holds(Outcome("ok", "reference"), None)
     assert not held and "reports none" in why
 
 
 def test_schedulers_multiset_ignores_order_and_case():
     s = Schedulers.parse("reduction*2, Pointwise")
-    assert s.holds(ok(3, ["reduction", "pointwise", "reduction"]), Evidence())[0]
-    held, why = s.holds(ok(2, ["pointwise", "reduction"]), Evidence())
+    assert s.holds(ok(3, ["reduction", "pointwise", "reduction"]), None)[0]
+    held, why = s.holds(ok(2, ["pointwise", "reduction"]), None)
     assert not held and "expected [pointwise, reduction×2]" in why
     bare = Schedulers.parse(None).bind(ok(2, ["pointwise", "reduction"]))
-    assert bare.holds(ok(2, ["reduction", "pointwise"]), Evidence())[0]
+    assert bare.holds(ok(2, ["reduction", "pointwise"]), None)[0]
 
 
 def test_default_property_from_ok_outcome():
@@ -96,22 +99,22 @@ def test_default_property_from_failure():
 
 def test_error_regex_matches_signature_or_message():
     e = ErrorMatches(r"INTERNAL ASSERT")
-    assert e.holds(Outcome("error", signature="x", message="  INTERNAL ASSERT FAILED at"), Evidence())[0]
-    assert e.holds(Outcome("crash", signature="INTERNAL ASSERT"), Evidence())[0]
-    assert not e.holds(Outcome("error", signature="x", message="y"), Evidence())[0]
-    assert not e.holds(Outcome("timeout", signature="INTERNAL ASSERT"), Evidence())[0]
-    assert not e.holds(ok(1), Evidence())[0]
+    assert e.holds(Outcome("error", signature="x", message="  INTERNAL ASSERT FAILED at"), None)[0]
+    assert e.holds(Outcome("crash", signature="INTERNAL ASSERT"), None)[0]
+    assert not e.holds(Outcome("error", signature="x", message="y"), None)[0]
+    assert not e.holds(Outcome("timeout", signature="INTERNAL ASSERT"), None)[0]
+    assert not e.holds(ok(1), None)[0]
     with pytest.raises(ValueError, match="regular expression"):
         ErrorMatches("(")
 
 
 def test_property_and_json_round_trip():
-    p = Property.from_options(segments=">=2", schedulers="pointwise,reduction", error="boom", mismatch=True,
+    p = Property.from_flags(segments=">=2", schedulers="pointwise,reduction", error="boom", mismatch=True,
                               slower=1.5, baseline="inductor", test="true")
     assert Property.from_json(p.to_json()) == p
     both = p & Property.from_outcome(ok(2, ["pointwise", "reduction"]))
     assert [k for k, _ in both.keyed()][-2:] == ["segments#2", "schedulers#2"]
-    assert Property.from_options() is None
+    assert Property.from_flags() is None
 
 
 # ---------------------------------------------------------------- numerics
@@ -171,13 +174,14 @@ def test_mismatch_against_a_perturbed_reference():
     mine[0, 0] += 0.5
     pool = FakePool("inductor", [valued([mine])])
     refs = FakePool("reference", [valued([ref]), valued([ref.double()])])
-    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", pool, extra_pools={"reference": refs})
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", Pools.of(pool, reference=refs))
     assert v.holds and "1 of 32 elements differ" in v.reason
-    assert pool.requests[0].want_values and refs.requests[0].want_values
-    assert refs.requests[1].options == {"fp64": True}     # confirmed against the fp64 reference
-    assert not v.evidence.comparison_fp64.ok
-    same = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("inductor", [valued([ref])]),
-                    extra_pools={"reference": FakePool("reference", [valued([ref.clone()])])})
+    assert pool.requests[0].options.want_values and refs.requests[0].options.want_values
+    assert refs.requests[1].options.fp64     # confirmed against the fp64 reference
+    assert not v.get(Mismatch).comparison_fp64.ok
+    same = evaluate(Property((Mismatch(),)), PLAIN, "x.py",
+                    Pools.of(FakePool("inductor", [valued([ref])]),
+                             reference=FakePool("reference", [valued([ref.clone()])])))
     assert not same.holds and "match reference" in same.reason
 
 
@@ -190,14 +194,14 @@ def test_mismatch_of_one_kind_does_not_slip_to_another():
                             ("values", ref + 1, True), ("dtype", ref + 1, False),
                             ("shape", ref.reshape(2, 3), True)):
         refs = FakePool("reference", [valued([ref]), valued([ref.double()])])
-        p = Property.from_options(mismatch=what)
-        v = evaluate(p, PLAIN, "x.py", FakePool("nvfuser", [valued([out])]), extra_pools={"reference": refs})
+        p = Property.from_flags(mismatch_in=what)
+        v = evaluate(p, PLAIN, "x.py", Pools.of(FakePool("nvfuser", [valued([out])]), reference=refs))
         assert v.holds is want, (what, v.reason)
         if not want:
             assert f"not in {what}" in v.reason
-    assert "in dtype" in Property.from_options(mismatch="dtype").describe()
+    assert "in dtype" in Property.from_flags(mismatch_in="dtype").describe()
     with pytest.raises(ValueError, match="--mismatch-in takes one of dtype, shape, values"):
-        Property.from_options(mismatch="colour")
+        Property.from_flags(mismatch_in="colour")
 
 
 def test_a_difference_that_is_only_rounding_is_not_a_mismatch():
@@ -207,18 +211,18 @@ def test_a_difference_that_is_only_rounding_is_not_a_mismatch():
     eager = (exact + 0.05).to(torch.bfloat16)          # drifted by accumulated rounding
     fused = exact.to(torch.bfloat16)                   # rounded once, at the output
     refs = FakePool("reference", [valued([eager]), valued([exact])])
-    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([fused])]),
-                 extra_pools={"reference": refs})
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py",
+                 Pools.of(FakePool("nvfuser", [valued([fused])]), reference=refs))
     assert not v.holds and "fp64 computation" in v.reason and "rounding" in v.reason
     wrong = fused + 1
     refs = FakePool("reference", [valued([eager]), valued([exact])])
-    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([wrong])]),
-                 extra_pools={"reference": refs})
-    assert v.holds and v.evidence.comparison_fp64 is not None and not v.evidence.comparison_fp64.ok
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py",
+                 Pools.of(FakePool("nvfuser", [valued([wrong])]), reference=refs))
+    assert v.holds and v.get(Mismatch).comparison_fp64 is not None and not v.get(Mismatch).comparison_fp64.ok
     ints = torch.arange(6)
     refs = FakePool("reference", [valued([ints])])      # exact dtypes need no fp64 run
-    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", FakePool("nvfuser", [valued([ints + 1])]),
-                 extra_pools={"reference": refs})
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py",
+                 Pools.of(FakePool("nvfuser", [valued([ints + 1])]), reference=refs))
     assert v.holds and len(refs.requests) == 1
 
 
@@ -229,8 +233,8 @@ def test_fp64_reference_backend_computes_in_float64():
     ref = Pool("reference", "cpu", jobs=1, timeout=120)
     try:
         from minimizer.oracle.pool import Request
-        eager = ref.run(Request(text, "bf16.py", 0, want_values=True))
-        exact = ref.run(Request(text, "bf16.py", 0, want_values=True, options={"fp64": True}))
+        eager = ref.run(Request(text, "bf16.py", RunOptions(want_values=True)))
+        exact = ref.run(Request(text, "bf16.py", RunOptions(want_values=True, fp64=True)))
         assert eager.ok and exact.ok, (eager.message, exact.message)
         (ins, (e,)), (_, (x,)) = eager.load_values(), exact.load_values()
         assert e.dtype == torch.bfloat16 and x.dtype == torch.float64
@@ -265,21 +269,21 @@ fd.execute(inputs)
 def test_mismatch_needs_both_runs_ok_and_no_random_ops():
     m = Property((Mismatch(),))
     refs = FakePool("reference", [Outcome("error", signature="E")])
-    v = evaluate(m, PLAIN, "x.py", FakePool("inductor", [valued([torch.ones(1)])]), extra_pools={"reference": refs})
+    v = evaluate(m, PLAIN, "x.py", Pools.of(FakePool("inductor", [valued([torch.ones(1)])]), reference=refs))
     assert not v.holds and "reference run failed" in v.reason
     rnd = PLAIN.replace("fd.ops.relu(T0)", "fd.ops.rand_like(T0)")
-    v = evaluate(m, rnd, "x.py", FakePool("inductor", [valued([torch.ones(1)])]),
-                 extra_pools={"reference": FakePool("reference", [])})
+    v = evaluate(m, rnd, "x.py",
+                 Pools.of(FakePool("inductor", [valued([torch.ones(1)])]), reference=FakePool("reference", [])))
     assert not v.holds and "random ops (rand_like)" in v.reason
 
 
 def test_evaluate_stops_at_the_first_failing_check_unless_asked():
-    p = Property.from_options(segments=">=3", mismatch=True)
+    p = Property.from_flags(segments=">=3", mismatch=True)
     refs = FakePool("reference", [])
-    v = evaluate(p, PLAIN, "x.py", FakePool("inductor", [valued([torch.ones(1)])]), extra_pools={"reference": refs})
+    v = evaluate(p, PLAIN, "x.py", Pools.of(FakePool("inductor", [valued([torch.ones(1)])]), reference=refs))
     assert not v.holds and v.reason.startswith("segments:") and refs.requests == []
     refs = FakePool("reference", [valued([torch.zeros(1)]), valued([torch.zeros(1, dtype=torch.float64)])])
-    v = evaluate(p, PLAIN, "x.py", FakePool("inductor", [valued([torch.ones(1)])]), extra_pools={"reference": refs},
+    v = evaluate(p, PLAIN, "x.py", Pools.of(FakePool("inductor", [valued([torch.ones(1)])]), reference=refs),
                  all_checks=True)
     assert set(v.checks) == {"segments", "mismatch"} and v.checks["mismatch"][0]
 
@@ -297,7 +301,7 @@ def test_slower_uses_a_noise_aware_bound(times, base, holds):
     p = Property((Slower(3.0, "reference", repeats=5),))
     pool = FakePool("inductor", [ok(1)] + [timed(t) for t in times])
     basep = FakePool("reference", [timed(t) for t in base])
-    v = evaluate(p, PLAIN, "x.py", pool, extra_pools={"reference": basep})
+    v = evaluate(p, PLAIN, "x.py", Pools.of(pool, reference=basep))
     assert v.holds is holds, v.reason
     assert len(pool.requests) == 6 and len(basep.requests) == 5
     med, low = Slower.ratios(times, base)
@@ -305,8 +309,9 @@ def test_slower_uses_a_noise_aware_bound(times, base, holds):
 
 
 def test_slower_baseline_failure():
-    v = evaluate(Property((Slower(2.0),)), PLAIN, "x.py", FakePool("inductor", [ok(1), timed(1.0)]),
-                 extra_pools={"reference": FakePool("reference", [Outcome("error", signature="E")])})
+    v = evaluate(Property((Slower(2.0),)), PLAIN, "x.py",
+                 Pools.of(FakePool("inductor", [ok(1), timed(1.0)]),
+                          reference=FakePool("reference", [Outcome("error", signature="E")])))
     assert not v.holds and "reference run gave error" in v.reason
 
 
@@ -318,20 +323,20 @@ def test_shell_test_gets_the_copy_as_dollar_one_in_its_own_directory(tmp_path, m
                                              'test "$PWD" != "$FMIN_CWD" && grep -q "fd.ops.relu" repro_x.py\n')
     os.chmod(tmp_path / "interesting.sh", 0o755)
     cmd = ShellTest('./interesting.sh "$1"')   # relative to where fmin started
-    v = evaluate(Property((cmd,)), PLAIN, str(tmp_path / "repro_x.py"), pool=None)   # no backend run needed
+    v = evaluate(Property((cmd,)), PLAIN, str(tmp_path / "repro_x.py"), pools=None)   # no backend run needed
     assert v.holds, v.reason
     assert v.outcome is None
-    v = evaluate(Property((cmd,)), PLAIN.replace("relu", "neg"), str(tmp_path / "repro_x.py"), pool=None)
+    v = evaluate(Property((cmd,)), PLAIN.replace("relu", "neg"), str(tmp_path / "repro_x.py"), pools=None)
     assert not v.holds and "exited 1" in v.reason
 
 
 def test_shell_test_timeout_and_output():
     r = run_shell_test("sleep 30", "", "x.py", timeout=0.5)
     assert r.returncode is None and r.seconds < 10
-    held, why = ShellTest("sleep 30", 0.5).holds(None, Evidence(shell=r))
+    held, why = ShellTest("sleep 30", 0.5).holds(None, r)
     assert not held and "timed out" in why
     r = run_shell_test('echo "no relu here" >&2; exit 3', "", "x.py")
-    held, why = ShellTest("x").holds(None, Evidence(shell=r))
+    held, why = ShellTest("x").holds(None, r)
     assert r.returncode == 3 and "exited 3: no relu here" in why
 
 
@@ -347,11 +352,11 @@ def pools():
 
 def test_mismatch_end_to_end_on_inductor_relu_bug(pools):
     ind, ref = pools
-    p = Property.from_options(mismatch=True, segments="1")
-    v = evaluate(p, RELU_BUG, "relu_bug.py", ind, extra_pools={"reference": ref}, seed=3)
+    p = Property.from_flags(mismatch=True, segments="1")
+    v = evaluate(p, RELU_BUG, "relu_bug.py", Pools.of(ind, reference=ref), seed=3)
     assert v.outcome.status == "ok", v.outcome.message
     assert v.holds, v.reason
     assert "output 0 (float32[4])" in v.checks["mismatch"][1]
     assert v.outcome.values_path is None              # saved values are deleted once judged
-    clean = evaluate(p, PLAIN, "relu.py", ind, extra_pools={"reference": ref}, seed=3)
+    clean = evaluate(p, PLAIN, "relu.py", Pools.of(ind, reference=ref), seed=3)
     assert not clean.holds and "match reference" in clean.reason

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT
 from minimizer.program import parse_file, to_source
-from minimizer.reduce import analysis, static
+from minimizer.program import edits, static
 from minimizer.reduce.driver import Reducer, Verdict
 from minimizer.reduce.passes import PASSES
 
@@ -39,7 +39,7 @@ def one_minimal(program, judge):
     text = to_source(program)
     for p in PASSES:
         for _, cand in p.candidates(program, info, 0):
-            cand = analysis.dce(cand)
+            cand = edits.dce(cand)
             if not static.is_valid(cand):
                 continue
             t = to_source(cand)

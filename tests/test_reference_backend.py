@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from conftest import ROOT, corpus_scripts
+from minimizer.backends import RunOptions
 from minimizer.oracle import Pool, Request
 from torch_refs import REFS
 
@@ -18,7 +19,7 @@ def pool():
 
 def _run(pool, path, **kw):
     with open(path, encoding="utf-8") as f:
-        return pool.run(Request(f.read(), path, **kw))
+        return pool.run(Request(f.read(), path, RunOptions(**kw)))
 
 
 @pytest.mark.parametrize("path", corpus_scripts(), ids=lambda p: os.path.relpath(p, ROOT))
@@ -79,7 +80,7 @@ def test_rejects_like_nvfuser(pool, body, a, b, mod, expect):
 def test_direct_frontend_takes_python_numbers_and_broadcasts_declared_dims(pool):
     body = ("T2 = fd.ops.sum(T1, dims=[1], keepdim=True)\n    T3 = fd.ops.mul(T0, 2.0)\n"
             "    T4 = fd.ops.sub(T3, T2)\n    fd.add_output(T4)")
-    out = pool.run(Request(SCRIPT.format(mod="nvfuser_direct", body=body, a=A, b=A), want_values=True))
+    out = pool.run(Request(SCRIPT.format(mod="nvfuser_direct", body=body, a=A, b=A), options=RunOptions(want_values=True)))
     assert out.status == "ok", out.message
     (x, y), (res,) = out.load_values()
     torch.testing.assert_close(res, x * 2.0 - y.sum(1, keepdim=True))

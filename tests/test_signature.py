@@ -2,7 +2,7 @@
 (tests/data/nvfuser/logs-0.2.36/) and the synthetic older-era texts."""
 import pytest
 
-from minimizer.oracle.signature import first_line, generic_signature, mask
+from minimizer.backends.signature import first_line, generic_signature, mask
 
 
 @pytest.mark.parametrize("text,masked", [

@@ -13,10 +13,11 @@ import torch
 
 from minimizer.errors import ScriptError
 from minimizer.ops import lookup
+from minimizer.backends import RunOptions
 from minimizer.oracle import Pool, Request
 from minimizer.program.reader import parse, parse_file
 from minimizer.program.printer import to_source
-from minimizer.program.model import DIRECT, LEGACY, Ref
+from minimizer.model import DIRECT, LEGACY, Ref
 from minimizer.upgrade import ERA_KEYWORDS, upgrade, upgrade_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,7 +42,7 @@ def pool():
 
 
 def run_values(pool, text: str, path: str = "<script>"):
-    out = pool.run(Request(text, path, seed=0, want_values=True))
+    out = pool.run(Request(text, path, RunOptions(want_values=True)))
     if out.values_path:
         out.load_values()
     return out

@@ -1,24 +1,7 @@
-"""How a script is run: ``reference`` (eager torch), ``inductor`` (torch.compile) or ``nvfuser``
-(the real library). Each backend module offers ``warm(device)`` (import and set up once per
-worker), ``run_script(text, path, ...)`` (run one script, return an outcome dict) and
-``available()``."""
-from __future__ import annotations
+"""How a script is run: one ``Backend`` per module (``reference``: eager torch; ``inductor``:
+``torch.compile``; ``nvfuser``: the real library), found through the registry in ``base``.
+Everything here runs in worker processes except the registry queries (``names``, ``get``,
+``resolve``) and a backend's ``available``/``worker_env``."""
+from .base import AUTO_ORDER, Backend, RunOptions, get, names, register, resolve
 
-import importlib
-
-NAMES = ("reference", "inductor", "nvfuser")
-
-
-def get(name: str):
-    if name not in NAMES:
-        raise ValueError(f"unknown backend {name!r} (expected one of {', '.join(NAMES)})")
-    return importlib.import_module(f"{__name__}.{name}")
-
-
-def resolve(name: str) -> str:
-    """``auto``: nvfuser where it imports and a GPU exists, else inductor."""
-    if name != "auto":
-        get(name)
-        return name
-    from . import nvfuser
-    return "nvfuser" if nvfuser.available() else "inductor"
+__all__ = ["AUTO_ORDER", "Backend", "RunOptions", "get", "names", "register", "resolve"]

@@ -25,31 +25,13 @@ import torch
 
 from ..ops import CATALOG, Ctx, literal_value
 from ..program.interpret import FusionError, run as interpret
-from ..program.model import Ref
+from ..model import Ref
 from . import reference
+from .base import Backend, RunOptions, register
 from .runner import generic_classify, run_with_modules
 
-_modules: dict = {}
 _last: dict = {}
-_options: dict = {}   # the running request's options (``inductor_config``: extra config to patch)
-
-
-def available() -> bool:
-    return True
-
-
-def warm(device: str) -> dict:
-    os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
-    import torch._inductor.config as cfg  # noqa: F401  (import cost paid once per worker)
-    _modules.clear()
-    _modules.update(reference.modules(executor=compile_and_run))
-    info = {"backend": "inductor", "torch": torch.__version__, "device": device}
-    try:
-        import triton
-        info["triton"] = triton.__version__
-    except Exception:
-        pass
-    return info
+_options: list = [RunOptions()]   # the running request's options (``eager``, ``inductor_config``)
 
 
 # ---- translation: statements -> Python source of one function ----
@@ -175,7 +157,8 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
          "CTX": Ctx(device=device, generator=None, frontend=frontend), "torch": torch}
     exec(compile(src, "<fmin-inductor-fusion>", "exec"), g)
     fn = g["fusion"]
-    if _options.get("eager"):
+    opts = _options[0]
+    if opts.eager:
         # the translation run eagerly, no compile: when this agrees with the reference and the
         # compiled run does not, the difference is Inductor's, not our translation's (fuzz triage)
         outs, aliases = fn(*inputs)
@@ -192,7 +175,7 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
     t0 = time.perf_counter()
     low_precision = any(isinstance(x, torch.Tensor) and x.dtype in (torch.float16, torch.bfloat16) for x in inputs)
     patch = {"_post_fusion_custom_pass": _count_hook(record), "fx_graph_cache": False,
-             "force_disable_caches": True, **_env_config(), **_options.get("inductor_config", {})}
+             "force_disable_caches": True, **dict(opts.inductor_config)}
     if low_precision and hasattr(cfg, "emulate_precision_casts"):
         patch.setdefault("emulate_precision_casts", True)  # round like eager, not keep fp32 intermediates
     with cfg.patch(patch):
@@ -202,15 +185,6 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
     for dst, src_t in aliases:
         dst.copy_(src_t)
     return list(outs)
-
-
-def _env_config() -> dict:
-    """Inductor config for every compile of this worker, from ``FMIN_INDUCTOR_CONFIG`` (a JSON
-    object, set by ``--inductor-config KEY=VALUE``): fuzz or reduce under a non-default
-    configuration, or under Inductor's test-only fault injection."""
-    import json
-    text = os.environ.get("FMIN_INDUCTOR_CONFIG")
-    return json.loads(text) if text else {}
 
 
 def classify(error: BaseException) -> dict:
@@ -243,23 +217,42 @@ def classify(error: BaseException) -> dict:
     return d
 
 
-def run_script(text: str, path: str, *, device: str = "cpu", seed: int = 0, values_path=None, options=None) -> dict:
-    if not _modules:
-        warm(device)
-    _last.clear()
-    _options.clear()
-    _options.update(options or {})
+@register
+class Inductor(Backend):
+    name = "inductor"
+    summary = "the same fusion compiled by torch.compile (C++ on the CPU, Triton on a GPU)"
 
-    def extra(result: dict) -> None:
-        rec = _last.get("record")
-        if rec and rec.get("graphs"):
-            kinds = [k for gr in rec["graphs"] for k in gr["kernels"]]
-            result["segments"] = len(kinds)
-            result["schedulers"] = kinds
-            result.setdefault("environment", {})["extern_kernels"] = sum(gr["extern"] for gr in rec["graphs"])
-        if "seconds" in _last:
-            result["execute_seconds"] = _last["seconds"]
+    def __init__(self):
+        self._modules: dict = {}
 
-    classes = {m.FusionDefinition for m in _modules.values()}
-    return run_with_modules(text, path, dict(_modules), classes, device, seed, values_path, classify, extra,
-                            options=options)
+    def warm(self, device: str) -> dict:
+        os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
+        import torch._inductor.config as cfg  # noqa: F401  (import cost paid once per worker)
+        self._modules = reference.modules(executor=compile_and_run)
+        info = {"backend": self.name, "torch": torch.__version__, "device": device}
+        try:
+            import triton
+            info["triton"] = triton.__version__
+        except Exception:
+            pass
+        return info
+
+    def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
+        if not self._modules:
+            self.warm(device)
+        _last.clear()
+        _options[0] = options
+
+        def extra(result: dict) -> None:
+            rec = _last.get("record")
+            if rec and rec.get("graphs"):
+                kinds = [k for gr in rec["graphs"] for k in gr["kernels"]]
+                result["segments"] = len(kinds)
+                result["schedulers"] = kinds
+                result.setdefault("environment", {})["extern_kernels"] = sum(gr["extern"] for gr in rec["graphs"])
+            if "seconds" in _last:
+                result["execute_seconds"] = _last["seconds"]
+
+        classes = {m.FusionDefinition for m in self._modules.values()}
+        return run_with_modules(text, path, dict(self._modules), classes, device, options, values_path, classify,
+                                extra)

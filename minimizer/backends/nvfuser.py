@@ -12,47 +12,11 @@ from __future__ import annotations
 import os
 import sys
 
-from ..oracle.nvfuser_log import parse_error, segments_from_dump
+from .base import Backend, RunOptions, register
+from .nvfuser_log import parse_error, segments_from_dump
 from .runner import run_with_modules
 
 DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion", "NVFUSER_DISABLE": "parallel_compile"}
-
-_state: dict = {}
-
-
-def available() -> bool:
-    try:
-        import torch
-        if not torch.cuda.is_available():
-            return False
-    except Exception:
-        return False
-    import importlib.util
-    return any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser"))
-
-
-def worker_env() -> dict:
-    """Environment for nvFuser workers: the defaults, unless the user set the variable."""
-    return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
-
-
-def warm(device: str) -> dict:
-    import torch
-    info = {"backend": "nvfuser", "torch": torch.__version__, "device": device,
-            "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
-    if torch.cuda.is_available():
-        info["gpu"] = torch.cuda.get_device_name(0)
-    classes = []
-    for name in ("nvfuser_direct", "nvfuser"):
-        try:
-            mod = __import__(name)
-        except Exception as e:  # a missing frontend is normal (0.2.36 has no legacy nvfuser)
-            info[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
-            continue
-        info[name] = str(mod.version()) if hasattr(mod, "version") else "?"
-        classes.append(mod.FusionDefinition)
-    _state["classes"] = classes
-    return info
 
 
 def classify(error: BaseException) -> dict:
@@ -63,27 +27,74 @@ def classify(error: BaseException) -> dict:
             "other": "runtime"}.get(e.kind, "runtime")
     if isinstance(error, TypeError):
         kind = "definition"
-    d = {"error_kind": kind, "signature": e.signature,
-         "message": f"{type(error).__name__}: {text}"[:6000],
-         "nvfuser_error": {"kind": e.kind, "file": e.file, "func": e.func, "line": e.line}}
-    return d   # whether the CUDA context survived is checked by the worker after any failed run
+    return {"error_kind": kind, "signature": e.signature,
+            "message": f"{type(error).__name__}: {text}"[:6000],
+            "nvfuser_error": {"kind": e.kind, "file": e.file, "func": e.func, "line": e.line}}
+    # whether the CUDA context survived is checked by the worker after any failed run
 
 
-def run_script(text: str, path: str, *, device: str = "cuda", seed: int = 0, values_path=None, options=None) -> dict:
-    if "classes" not in _state:
-        warm(device)
-    legacy = sys.modules.get("nvfuser")
-    if legacy is not None and hasattr(legacy, "FusionCache"):
-        try:  # the legacy frontend caches definitions (and their errors) process-wide
-            legacy.FusionCache.reset()
+@register
+class NvFuser(Backend):
+    name = "nvfuser"
+    summary = "the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel"
+    non_kernel = frozenset({"expr_eval", "no_op"})
+
+    def __init__(self):
+        self._classes: list = []
+        self._warm = False
+
+    def available(self) -> bool:
+        try:
+            import torch
+            if not torch.cuda.is_available():
+                return False
         except Exception:
-            pass
-    return run_with_modules(text, path, {}, _state["classes"], device, seed, values_path, classify,
-                            options=options)
+            return False
+        import importlib.util
+        return any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser"))
 
+    def unavailable_reason(self) -> str:
+        import importlib.util
+        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
+            return "nvFuser is not installed (pip install the nvfuser wheel that matches your torch)"
+        return "no CUDA device is visible (nvFuser runs on NVIDIA GPUs only)"
 
-def analyze_log(result: dict, log: str) -> None:
-    groups = segments_from_dump(log)
-    if groups is not None:
-        result["segments"] = len(groups)
-        result["schedulers"] = [g or "none" for g in groups]
+    def worker_env(self) -> dict[str, str]:
+        """The defaults, unless the user set the variable."""
+        return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
+
+    def warm(self, device: str) -> dict:
+        import torch
+        info = {"backend": self.name, "torch": torch.__version__, "device": device,
+                "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
+        if torch.cuda.is_available():
+            info["gpu"] = torch.cuda.get_device_name(0)
+        classes = []
+        for name in ("nvfuser_direct", "nvfuser"):
+            try:
+                mod = __import__(name)
+            except Exception as e:  # a missing frontend is normal (0.2.36 has no legacy nvfuser)
+                info[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                continue
+            info[name] = str(mod.version()) if hasattr(mod, "version") else "?"
+            classes.append(mod.FusionDefinition)
+        self._classes = classes
+        self._warm = True
+        return info
+
+    def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
+        if not self._warm:
+            self.warm(device)
+        legacy = sys.modules.get("nvfuser")
+        if legacy is not None and hasattr(legacy, "FusionCache"):
+            try:  # the legacy frontend caches definitions (and their errors) process-wide
+                legacy.FusionCache.reset()
+            except Exception:
+                pass
+        return run_with_modules(text, path, {}, self._classes, device, options, values_path, classify)
+
+    def analyze_log(self, result: dict, log: str) -> None:
+        groups = segments_from_dump(log)
+        if groups is not None:
+            result["segments"] = len(groups)
+            result["schedulers"] = [g or "none" for g in groups]

@@ -3,33 +3,26 @@
 It is the semantic ground truth (every other backend's outputs are compared with it) and how CI
 runs scripts without nvFuser. Errors it raises mimic nvFuser's user errors (inputs that do not
 match their ``define_tensor``) and definition errors (unknown keywords, broadcast mismatches).
+With ``RunOptions.fp64`` it computes the same program in float64: the exact reference that
+``--mismatch`` measures every floating result against.
 """
 from __future__ import annotations
 
 import torch
 
 from ..frontend.fusion_definition import make_module
+from ..model import DIRECT, LEGACY
 from ..program.interpret import FusionError
-from ..program.model import DIRECT, LEGACY
+from .base import Backend, RunOptions, register
 from .runner import generic_classify, run_with_modules
-
-_modules: dict = {}
-
-
-def available() -> bool:
-    return True
 
 
 def modules(executor=None) -> dict:
+    """The module objects a script imports (``nvfuser``, ``nvfuser_direct``, 2022's
+    ``torch._C._nvfuser``), all fmin's ``FusionDefinition`` executing with ``executor``."""
     legacy = make_module(LEGACY, executor)
     direct = make_module(DIRECT, executor)
     return {"nvfuser": legacy, "torch._C._nvfuser": legacy, "nvfuser_direct": direct}
-
-
-def warm(device: str) -> dict:
-    _modules.clear()
-    _modules.update(modules())
-    return {"backend": "reference", "torch": torch.__version__, "device": device}
 
 
 def classify(error: BaseException) -> dict:
@@ -45,17 +38,28 @@ def classify(error: BaseException) -> dict:
 
 
 def fp64_executor(stmts, inputs, frontend, device) -> list:
-    """The fp64 reference (``options["fp64"]``): the same program computed in float64."""
+    """The fp64 reference: the same program computed in float64."""
     from ..ops import Ctx
     from ..program.interpret import run as interpret
     return interpret(stmts, inputs, frontend=frontend, ctx=Ctx(device=device, generator=None, frontend=frontend),
                      upcast=True).outputs
 
 
-def run_script(text: str, path: str, *, device: str = "cpu", seed: int = 0, values_path=None,
-               options=None) -> dict:
-    if not _modules:
-        warm(device)
-    mods = dict(_modules) if not (options or {}).get("fp64") else modules(fp64_executor)
-    classes = {m.FusionDefinition for m in mods.values()}
-    return run_with_modules(text, path, mods, classes, device, seed, values_path, classify, options=options)
+@register
+class Reference(Backend):
+    name = "reference"
+    summary = "fmin's own FusionDefinition on eager torch (the semantic ground truth)"
+
+    def __init__(self):
+        self._modules: dict = {}
+
+    def warm(self, device: str) -> dict:
+        self._modules = modules()
+        return {"backend": self.name, "torch": torch.__version__, "device": device}
+
+    def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
+        if not self._modules:
+            self.warm(device)
+        mods = dict(self._modules) if not options.fp64 else modules(fp64_executor)
+        classes = {m.FusionDefinition for m in mods.values()}
+        return run_with_modules(text, path, mods, classes, device, options, values_path, classify)

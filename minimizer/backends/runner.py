@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 import torch
 
-from ..oracle.devicemap import device_map
-from ..oracle.signature import first_line, generic_signature
+from .base import RunOptions
+from .devicemap import device_map
+from .signature import first_line, generic_signature
 
 
 class Recorder:
@@ -62,12 +63,12 @@ def describe(v: Any) -> dict:
     return {"scalar": repr(v)}
 
 
-def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, device: str, seed: int,
-                     values_path: str | None, classify: Callable[[BaseException], dict],
-                     extra: Callable[[dict], None] | None = None, options: dict | None = None) -> dict:
+def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, device: str,
+                     options: RunOptions, values_path: str | None, classify: Callable[[BaseException], dict],
+                     extra: Callable[[dict], None] | None = None) -> dict:
     """Exec ``text`` as ``__main__`` with ``modules`` installed, record ``fd.execute`` calls.
 
-    ``options["time_execute"] = k``: after the script, the last fusion is executed k more times on
+    ``options.time_execute = k``: after the script, the last fusion is executed k more times on
     the same inputs and ``execute_seconds`` becomes the median of those warm runs (the first call
     includes compilation), which is what ``--slower`` compares."""
     rec = Recorder()
@@ -76,7 +77,7 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     saved = {k: sys.modules.get(k) for k in modules}
     sys.modules.update(modules)
     _current[0] = rec
-    torch.manual_seed(seed)
+    torch.manual_seed(options.seed)
     g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
     error = None
     try:
@@ -103,7 +104,7 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     if rec.calls and rec.calls[-1]["seconds"] is not None:
         result["execute_seconds"] = rec.calls[-1]["seconds"]
         result["first_execute_seconds"] = rec.calls[-1]["seconds"]
-    k = int((options or {}).get("time_execute") or 0)
+    k = int(options.time_execute or 0)
     if error is None and rec.calls and k > 0:
         result["execute_seconds"] = _warm_time(rec.calls[-1], k, device)
     if error is not None:

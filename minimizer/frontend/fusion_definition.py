@@ -16,7 +16,7 @@ import torch
 from .. import dtypes
 from ..ops import BindError, Ctx, bind, lookup
 from ..program.interpret import run as interpret
-from ..program.model import DIRECT, LEGACY, DType, Ref, Stmt
+from ..model import DIRECT, LEGACY, DType, Ref, Stmt
 
 
 class _DataTypeNamespace:
@@ -106,7 +106,7 @@ class FusionDefinition:
 
     def __repr__(self) -> str:
         from ..program.printer import render_stmt
-        from ..program.model import Dialect
+        from ..model import Dialect
         d = Dialect(self.frontend, self.frontend)
         return "\n".join(render_stmt(s, "fd", d) for s in self.stmts)
 

@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from ..oracle.pool import Pool, Request
+from ..backends import RunOptions
+from ..oracle.pool import Pool, Pools, Request
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
@@ -48,6 +49,7 @@ class CampaignOptions:
     timeout: float = 300.0
     quiet: bool = False
     run_seed: int = 0
+    run_options: RunOptions = RunOptions()    # for every run (``--inductor-config``)
 
 
 @dataclass
@@ -108,10 +110,10 @@ def _chunks(opt: CampaignOptions):
 
 
 @contextlib.contextmanager
-def backend_pools(backend: str, device: str, jobs: int, timeout: float):
+def backend_pools(backend: str, device: str, jobs: int, timeout: float, options: RunOptions | None = None):
     """Warm workers for the backend and for the reference that judges it (one pool when the
     backend is the reference), closed on exit."""
-    pool = Pool(backend, device, jobs=jobs, timeout=timeout)
+    pool = Pool(backend, device, jobs=jobs, timeout=timeout, options=options)
     ref = pool if backend == "reference" else Pool("reference", device, jobs=jobs, timeout=timeout)
     try:
         yield pool, ref
@@ -133,7 +135,7 @@ def run_campaign(opt: CampaignOptions) -> Summary:
     seen_texts: set[str] = set()
     new_keys: list[tuple[str, dict]] = []
     pools = contextlib.ExitStack()
-    pool, ref = pools.enter_context(backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout))
+    pool, ref = pools.enter_context(backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options))
     try:
         with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
             for k in _chunks(opt):
@@ -243,10 +245,10 @@ def _judge_one(e, text, path, pool, ref, opt):
 
 
 def _minimize(store: Store, key: str, prop, opt: CampaignOptions, pool, ref) -> None:
-    from ..reduce.session import Options, PropertyDoesNotHold, reduce_script
+    from ..reduce.reduction import Options, PropertyDoesNotHold, reduce_script
     d = store.dir(key)
     ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=d, seed=opt.run_seed, replays=2,
-                   timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True)
+                   timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True, run_options=opt.run_options)
     try:
         rep = reduce_script(os.path.join(d, "original.py"), prop, ropt, pool=pool, extra_pools={"reference": ref})
         store.mark_minimized(key, {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
@@ -284,19 +286,20 @@ def recheck(opt: CampaignOptions) -> list[dict]:
         if prop is None:
             return {"id": m["id"], "key": key, "script": name, "reproduces": None,
                     "reason": "no property recorded for this bucket"}
-        v = evaluate(prop, text, path, pool, extra_pools={"reference": ref}, seed=opt.run_seed)
+        pools = Pools.of(pool, reference=ref)
+        v = evaluate(prop, text, path, pools, seed=opt.run_seed)
         if not v.holds:
-            v = evaluate(prop, text, path, pool, extra_pools={"reference": ref}, seed=opt.run_seed)
+            v = evaluate(prop, text, path, pools, seed=opt.run_seed)
         holds, reason = v.holds, v.reason
         if holds and m.get("kind") == "failure" and ref is not pool:
-            r = ref.run(Request(text, path, opt.run_seed))
+            r = ref.run(Request(text, path, RunOptions(seed=opt.run_seed)))
             if not r.ok:   # a rule the reference has learnt since: the program was never valid
                 holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                         f"(`{r.signature}`), so it is not a valid program")
         store.mark_recheck(key, holds, reason, name, getattr(pool, "environment", None))
         return {"id": m["id"], "key": key, "script": name, "reproduces": holds, "reason": reason}
 
-    with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout) as (pool, ref), \
+    with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options) as (pool, ref), \
             ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
         for r in ex.map(lambda m: one(m, pool, ref), todo):
             rows.append(r)

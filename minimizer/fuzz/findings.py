@@ -1,7 +1,7 @@
 """The findings corpus: one directory per bucket, ``<corpus>/<bucket id>/``.
 
 A bucket is one bug as far as fmin can tell: its key is the failure signature (rebuild-stable,
-see ``oracle.signature``) with the backend and status, or for a wrong result the op producing the
+see ``backends.signature``) with the backend and status, or for a wrong result the op producing the
 first differing output and its dtype, or for metamorphic findings the pair of outcomes. The id is
 a hash of the key, so the same bug gets the same directory on every machine and shard, and
 merging corpora from a CI matrix is a union of directories (``merge``).
@@ -184,6 +184,8 @@ def reduction_flags(meta: dict) -> dict:
     flags = dict(meta.get("flags") or {})
     if flags.get("mismatch") is True and meta.get("kind") == "mismatch":
         flags["mismatch"] = differs(meta)
+    if isinstance(flags.get("mismatch"), str):   # stored as the kind of difference: ``--mismatch-in``
+        flags["mismatch_in"] = flags.pop("mismatch")
     return flags
 
 
@@ -194,7 +196,7 @@ def bucket_property(meta: dict, outcome: dict | None):
     from ..oracle.property import Failure, Property
     flags = reduction_flags(meta)
     if flags:
-        return Property.from_options(**flags)
+        return Property.from_flags(**flags)
     if meta.get("kind") == "failure" and outcome and outcome.get("status") not in (None, "ok"):
         return Property((Failure(outcome["status"], outcome.get("signature")),))
     return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
 
-from ..program.model import Program
+from ..model import Program
 from .strategies import programs
 
 CHUNK = 32

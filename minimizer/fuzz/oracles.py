@@ -25,11 +25,15 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..oracle.order import confirmed, outcome_key, outcome_words, permute_inputs
-from ..oracle.outcome import Outcome
-from ..oracle.pool import Request
+from ..backends import RunOptions
+from ..oracle.checks.layout import gather_layout
+from ..oracle.checks.base import Trial
+from ..oracle.checks.mismatch import MismatchEvidence, drop_values
+from ..oracle.outcome import Outcome, confirmed, outcome_key, outcome_words
+from ..oracle.pool import Pools, Request
 from ..oracle.property import Mismatch, Property, evaluate
-from ..program.model import Program, Ref, is_input_decl
+from ..program.variants import permute_inputs
+from ..model import Program, Ref, is_input_decl
 
 ORACLES = ("failure", "differential", "order", "layout")
 #: error kinds that mean "fmin's own code is wrong", whatever the backend
@@ -63,7 +67,8 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
     """Run every oracle on one program. ``pool`` runs the backend under test, ``ref_pool`` the
     reference (the same pool when the backend is the reference)."""
     diff = "differential" in oracles and backend != "reference"
-    o = pool.run(Request(text, path, seed, want_values=diff))
+    pools = Pools.of(pool, reference=ref_pool)
+    o = pool.run(Request(text, path, RunOptions(seed=seed, want_values=diff)))
     found: list[Finding] = []
     try:
         if not o.ok:
@@ -72,23 +77,17 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
                 return Judged(o, [], skipped=f"{o.error_kind}: {o.signature}")
             return Judged(o, [f] if "failure" in oracles else [])
         if diff:
-            f = _differential(program, o, text, path, seed, pool, ref_pool, backend)
+            f = _differential(program, o, text, path, seed, pools, backend)
             if f:
                 found.append(f)
     finally:
-        if o.values_path:
-            import os
-            try:
-                os.remove(o.values_path)
-            except OSError:
-                pass
-            o.values_path = None
+        drop_values(o)
     if "order" in oracles:
         f = _order(program, o, path, seed, pool, backend, example_seed)
         if f:
             found.append(f)
     if "layout" in oracles:
-        f = _layout(text, o, path, seed, pool, backend)
+        f = _layout(program, text, o, path, seed, pools, backend)
         if f:
             found.append(f)
     return Judged(o, found)
@@ -98,7 +97,7 @@ def _failure(o: Outcome, text, path, seed, ref_pool, backend) -> Finding | None:
     if (o.error_kind or "") in ENVIRONMENT_KINDS:
         return None
     if backend != "reference":
-        r = ref_pool.run(Request(text, path, seed))
+        r = ref_pool.run(Request(text, path, RunOptions(seed=seed)))
         if not r.ok:   # the generator made something its own reference rejects
             return Finding("failure", "fmin", f"reference {r.status} {r.signature}",
                            f"the generated program fails on the reference backend too: {r.signature}", {}, r)
@@ -120,12 +119,12 @@ def _producer(program: Program, output_index: int) -> str:
     return "?"
 
 
-def _differential(program, o: Outcome, text, path, seed, pool, ref_pool, backend) -> Finding | None:
-    v = evaluate(Property((Mismatch(),)), text, path, pool, extra_pools={"reference": ref_pool}, seed=seed,
-                 outcome=o)
+def _differential(program, o: Outcome, text, path, seed, pools: Pools, backend) -> Finding | None:
+    v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, outcome=o, program=program)
     if not v.holds:
         return None
-    comp = v.evidence.comparison
+    ev = v.get(Mismatch)
+    comp = ev.comparison if isinstance(ev, MismatchEvidence) else None
     outs = comp.outputs if comp else []
     bads = [k for k, d in enumerate(outs) if not d.ok and not _index_typed(program, d, k)]
     if outs and not bads:
@@ -140,7 +139,7 @@ def _differential(program, o: Outcome, text, path, seed, pool, ref_pool, backend
         # a result dtype is a typing rule, not a wrong value: the reference's rules are fmin's
         # (nvFuser computes Half/BFloat16 arithmetic in Float and returns Float, for one)
         owner = "fmin"
-    elif backend == "inductor" and _translation_disagrees(text, path, seed, pool, ref_pool):
+    elif backend == "inductor" and _translation_disagrees(program, text, path, seed, pools):
         owner = "fmin"
     kind = "" if differs == "values" else f"{differs} "
     return Finding("mismatch", owner, f"{backend} mismatch {kind}{op} -> {dtype}",
@@ -157,22 +156,11 @@ def _index_typed(program: Program, d, k: int) -> bool:
             and _producer(program, k) == "welford")
 
 
-def _translation_disagrees(text, path, seed, pool, ref_pool) -> bool:
+def _translation_disagrees(program, text, path, seed, pools: Pools) -> bool:
     """Inductor triage: does fmin's translation, run eagerly, already differ from the reference?"""
-    v = evaluate(Property((Mismatch(),)), text, path, _Eager(pool), extra_pools={"reference": ref_pool}, seed=seed)
+    v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, program=program,
+                 options=RunOptions(eager=True))
     return v.holds
-
-
-class _Eager:
-    """The Inductor pool, asked to run the translation without compiling it."""
-    backend = "inductor-eager"
-
-    def __init__(self, pool):
-        self.pool = pool
-
-    def run(self, req: Request) -> Outcome:
-        return self.pool.run(Request(req.script, req.path, req.seed, req.want_values,
-                                     {**req.options, "eager": True}, req.timeout))
 
 
 def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Finding | None:
@@ -188,7 +176,7 @@ def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Find
         text2 = to_source(permute_inputs(program, perm))
     except ValueError:
         return None
-    req = Request(text2, path, seed)
+    req = Request(text2, path, RunOptions(seed=seed))
     o2 = confirmed(lambda: pool.run(req), o)
     if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
         return None
@@ -208,10 +196,9 @@ def _change(a: Outcome, b: Outcome) -> str:
     return "segmentation changes (" + (", ".join(names) or "count") + ")"
 
 
-def _layout(text, o: Outcome, path, seed, pool, backend) -> Finding | None:
-    from ..oracle import layout
-    r = layout.gather(text, path, seed, o, pool)
-    if not r.found or (r.outcome.error_kind or "") in ENVIRONMENT_KINDS:
+def _layout(program, text, o: Outcome, path, seed, pools: Pools, backend) -> Finding | None:
+    r = gather_layout(Trial(text, path, seed, o, pools, program_=program))
+    if not hasattr(r, "found") or not r.found or (r.outcome.error_kind or "") in ENVIRONMENT_KINDS:
         return None
     return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, r.outcome)}",
                    r.words(), {"layout_dependent": True}, r.outcome)

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from .. import dtypes
 from ..ops import Ctx, bind, literal_value, lookup
-from ..program.model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
+from ..model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 INTS = ("Int", "Int32")

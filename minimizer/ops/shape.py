@@ -141,14 +141,22 @@ def _cat(ctx, tensors, dim=0, manual_padding=False):
 def _stride_order(ctx, arg, stride_order):
     """The same values, allocated so that dim i has stride rank ``stride_order[i]``
     (``ndim - 1`` outermost); an empty order is a plain copy."""
-    from ..program.interpret import _with_stride_order  # the interpreter owns the layout rule
     order = list(stride_order)
     if not order:
         return arg.clone()
     if len(order) != arg.ndim:
         raise ValueError("Operator stride_order expects `stride_order` argument to have the "
                          "same length as input!")
-    return _with_stride_order(arg, order)
+    return with_stride_order(arg, order)
+
+
+def with_stride_order(t: torch.Tensor, order) -> torch.Tensor:
+    """A copy of ``t`` laid out so that logical dim i has stride rank order[i] (the layout rule
+    of ``define_tensor(stride_order=...)`` and of the ``stride_order`` op alike)."""
+    n = t.ndim
+    perm = sorted(range(n), key=lambda d: -order[d])  # outermost first
+    inv = [perm.index(d) for d in range(n)]
+    return t.permute(perm).contiguous().permute(inv)
 
 
 def _shape(ctx, arg):

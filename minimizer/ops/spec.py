@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..program.model import DIRECT, LEGACY, DType, Ref
+from ..model import DIRECT, LEGACY, DType, Ref
 
 BOTH = frozenset({LEGACY, DIRECT})
 LEGACY_ONLY = frozenset({LEGACY})

@@ -1,5 +1,5 @@
 """Running scripts in worker processes and judging what they did."""
 from .outcome import Outcome
-from .pool import Pool, Request, Worker, run_script
+from .pool import Pool, Pools, Request, Worker, run_script
 
-__all__ = ["Outcome", "Pool", "Request", "Worker", "run_script"]
+__all__ = ["Outcome", "Pool", "Pools", "Request", "Worker", "run_script"]

@@ -2,8 +2,9 @@
 properties, reports and the fuzzer compare like with like."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 STATUSES = ("ok", "error", "crash", "timeout")
 
@@ -49,3 +50,37 @@ class Outcome:
         v = torch.load(self.values_path, weights_only=False)
         self.values = (v["inputs"], v["outputs"])
         return self.values
+
+
+def outcome_key(o: Outcome | None) -> tuple:
+    """What "the outcome changed" compares: status and signature, segment count, scheduler multiset."""
+    if o is None:
+        return ("not run",)
+    scheds = tuple(sorted(str(s).strip().lower() for s in o.schedulers)) if o.schedulers is not None else None
+    return (o.status, o.signature, o.segments, scheds)
+
+
+def confirmed(run: Callable[[], Outcome], original: Outcome | None) -> Outcome:
+    """A variant's outcome (``run()``); a crash or hang that differs from ``original``'s is run
+    once more and believed only if it repeats: the machine can kill or stall one run (out of
+    memory, load), and that must not pass for order or layout dependence."""
+    o = run()
+    if o.status in ("crash", "timeout") and outcome_key(o) != outcome_key(original):
+        o = run()
+    return o
+
+
+def outcome_words(o: Outcome | None) -> str:
+    """``3 segments [reduction×2, transpose]`` or ``error `sig```: an outcome in a few words."""
+    if o is None:
+        return "no outcome"
+    if not o.ok:
+        return f"{o.status} `{o.signature}`"
+    if o.segments is None:
+        return "ok"
+    words = f"{o.segments} segment" + ("" if o.segments == 1 else "s")
+    if o.schedulers:
+        c = Counter(str(s) for s in o.schedulers)
+        words += " [" + ", ".join(k if v == 1 else f"{k}×{v}" for k, v in sorted(c.items())) + "]"
+    return words
+

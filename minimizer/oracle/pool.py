@@ -23,16 +23,18 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from ..backends import RunOptions, get as get_backend
 from .outcome import Outcome
 
 
 @dataclass
 class Request:
+    """One script to run: its text, the path it is reported under, how (``RunOptions``; a pool
+    fills in what the request leaves at the default from its own options) and, rarely, its own
+    timeout."""
     script: str
     path: str = "<script>"
-    seed: int = 0
-    want_values: bool = False
-    options: dict = field(default_factory=dict)
+    options: RunOptions = field(default_factory=RunOptions)
     timeout: float | None = None
 
 
@@ -61,7 +63,7 @@ class Worker:
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         log = open(os.path.join(self.workdir, "worker.log"), "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "minimizer.oracle.worker", str(w), self.backend, self.device],
+            [sys.executable, "-m", "minimizer.backends.worker", str(w), self.backend, self.device],
             stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(w,), env=env,
             start_new_session=True, text=True)
         log.close()
@@ -93,14 +95,16 @@ class Worker:
             if buf.endswith("\n"):
                 return buf
 
-    def run(self, req: Request, timeout: float) -> Outcome:
+    def run(self, req: Request, timeout: float, options: RunOptions | None = None) -> Outcome:
+        """Run ``req`` with ``options`` (default: the request's own)."""
         if self.proc is None or self.proc.poll() is not None:
             self.start()
+        options = options or req.options
         self._n += 1
         capture = os.path.join(self.workdir, f"req{self._n % 4}.log")
-        values = os.path.join(self.workdir, f"values{self._n}.pt") if req.want_values else None
+        values = os.path.join(self.workdir, f"values{self._n}.pt") if options.want_values else None
         msg = {"id": self._n, "script": req.script, "path": req.path, "device": self.device,
-               "seed": req.seed, "capture": capture, "values": values, "options": req.options}
+               "capture": capture, "values": values, "options": options.to_json()}
         t0 = time.perf_counter()
         try:
             self.proc.stdin.write(json.dumps(msg) + "\n")
@@ -222,16 +226,16 @@ def _signal_name(code: int | None) -> str:
 
 
 class Pool:
-    """``jobs`` workers of one backend; ``run_many`` spreads requests over them."""
+    """``jobs`` workers of one backend; ``run_many`` spreads requests over them. ``options``
+    apply to every run (a request's own non-default options win)."""
 
     def __init__(self, backend: str = "reference", device: str = "cpu", jobs: int = 1,
                  timeout: float = 300.0, min_timeout: float = 30.0, timeout_factor: float = 10.0,
-                 env: dict | None = None):
+                 env: dict | None = None, options: RunOptions | None = None):
         self.backend, self.device = backend, device
+        self.options = options or RunOptions()
         self.max_timeout, self.min_timeout, self.factor = timeout, min_timeout, timeout_factor
-        if backend == "nvfuser":
-            from ..backends.nvfuser import worker_env
-            env = {**worker_env(), **(env or {})}
+        env = {**get_backend(backend).worker_env(), **(env or {})}
         gpus = visible_gpus() if device.startswith("cuda") else []
         self.workers = []
         for k in range(max(1, jobs)):
@@ -257,7 +261,7 @@ class Pool:
                 self._lock.wait()
             w = self._free.pop()
         try:
-            out = w.run(req, self.timeout_for(req))
+            out = w.run(req, self.timeout_for(req), req.options.over(self.options))
             if out.status in ("ok", "error"):
                 self._slowest = max(self._slowest, out.seconds)
                 self._measured += 1
@@ -285,7 +289,8 @@ class Pool:
 
 
 def run_script(path_or_text: str, *, backend: str = "reference", device: str = "cpu", seed: int = 0,
-               want_values: bool = False, timeout: float = 300.0, path: str | None = None) -> Outcome:
+               want_values: bool = False, timeout: float = 300.0, path: str | None = None,
+               options: RunOptions | None = None) -> Outcome:
     """Run one script in a fresh worker (convenience for tests and one-off checks)."""
     if path is None and os.path.exists(path_or_text):
         path = path_or_text
@@ -294,7 +299,54 @@ def run_script(path_or_text: str, *, backend: str = "reference", device: str = "
     else:
         text = path_or_text
     with Pool(backend, device, jobs=1, timeout=timeout) as pool:
-        out = pool.run(Request(text, path or "<script>", seed, want_values, timeout=timeout))
+        opts = (options or RunOptions()).replace(seed=seed, want_values=want_values)
+        out = pool.run(Request(text, path or "<script>", opts, timeout=timeout))
         if want_values and out.values_path:
             out.load_values()
         return out
+
+
+class Pools:
+    """Every pool one command uses, by backend name: the primary one (the backend under test)
+    and those its checks ask for (the reference for ``--mismatch``, a baseline for ``--slower``),
+    each started on first use with the same device, timeout and options, all closed together.
+    Pools handed in (``given``: the warm pools of a fuzz campaign) are used and left open."""
+
+    def __init__(self, primary: str, device: str = "cpu", jobs: int = 1, timeout: float = 600.0,
+                 options: RunOptions | None = None, given: dict[str, Pool] | None = None,
+                 extra_jobs: int | None = None):
+        self.device, self.jobs, self.timeout = device, max(1, jobs), timeout
+        self.options = options or RunOptions()
+        self.extra_jobs = extra_jobs
+        self._given = dict(given or {})
+        self._own: dict[str, Pool] = {}
+        self._lock = threading.Lock()
+        self.name = primary
+        self.primary = self.get(primary)
+
+    @classmethod
+    def of(cls, primary: Pool, **others: Pool) -> "Pools":
+        """Pools over pools the caller already has (nothing is started or closed here)."""
+        return cls(primary.backend, getattr(primary, "device", "cpu"), jobs=len(getattr(primary, "workers", ())) or 1,
+                   options=getattr(primary, "options", None), given={**others, primary.backend: primary})
+
+    def get(self, name: str) -> Pool:
+        with self._lock:
+            if name in self._given:
+                return self._given[name]
+            if name not in self._own:
+                jobs = self.jobs if name == getattr(self, "name", name) else (self.extra_jobs or self.jobs)
+                self._own[name] = Pool(name, self.device, jobs=jobs, timeout=self.timeout, options=self.options)
+            return self._own[name]
+
+    def close(self) -> None:
+        for p in self._own.values():
+            p.close()
+        self._own.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

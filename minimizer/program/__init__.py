@@ -1,21 +1,12 @@
-"""The program model (``model``), reading scripts (``reader``), writing them (``printer``) and the
-reference semantics of a fusion body (``interpret``).
-
-``parse``/``to_source`` are loaded lazily: the op catalog imports the model, and the parser
-imports the op catalog.
+"""Reading scripts (``reader``), writing them (``printer``), the reference semantics of a fusion
+body (``interpret``), the edits every rewrite is built from (``edits``) and the static check
+(``static``). The values they work on live in ``minimizer.model``; the op catalog
+(``minimizer.ops``) sits between the two, so nothing here is imported by the catalog.
 """
-from .model import (DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, ScalarArg, Stmt, TensorArg,
-                    is_input_decl)
+from ..model import (DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, ScalarArg, Stmt, TensorArg,
+                     is_input_decl)
+from .printer import to_source
+from .reader import parse, parse_file
 
 __all__ = ["DIRECT", "LEGACY", "Dialect", "DType", "Origin", "Program", "Ref", "ScalarArg", "Stmt",
            "TensorArg", "is_input_decl", "parse", "parse_file", "to_source"]
-
-
-def __getattr__(name):
-    if name in ("parse", "parse_file"):
-        import importlib
-        return getattr(importlib.import_module(__name__ + ".reader"), name)
-    if name == "to_source":
-        from .printer import to_source
-        return to_source
-    raise AttributeError(name)

@@ -16,7 +16,7 @@ import torch
 
 from .. import dtypes
 from ..errors import ScriptError
-from .model import Origin, ScalarArg, TensorArg
+from ..model import Origin, ScalarArg, TensorArg
 from .syntax import attr_chain, dotted, number
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "tensor", "arange",

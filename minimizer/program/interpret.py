@@ -21,7 +21,8 @@ import torch
 
 from .. import dtypes
 from ..ops import CATALOG, Ctx, literal_value
-from .model import LEGACY, DType, Ref, Stmt, is_input_decl
+from ..ops.shape import with_stride_order
+from ..model import LEGACY, DType, Ref, Stmt, is_input_decl
 
 
 class FusionError(Exception):
@@ -148,7 +149,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
                 else:
                     order = s.arg("stride_order")
                     if order is not None and isinstance(val, torch.Tensor):
-                        val = _with_stride_order(val, order)
+                        val = with_stride_order(val, order)
                     outputs.append(val)
                 out_vals = {}
             else:
@@ -319,14 +320,6 @@ def _cast_scalar(value, dtype: DType | None):
     if name in dtypes.COMPLEX:
         return complex(value)
     return value
-
-
-def _with_stride_order(t: torch.Tensor, order) -> torch.Tensor:
-    """A copy of ``t`` laid out so that logical dim i has stride rank order[i]."""
-    n = t.ndim
-    perm = sorted(range(n), key=lambda d: -order[d])  # outermost first
-    inv = [perm.index(d) for d in range(n)]
-    return t.permute(perm).contiguous().permute(inv)
 
 
 # ---- input validation, the way nvFuser's executor checks arguments ----

@@ -13,7 +13,7 @@ import libcst as cst
 
 from .. import dtypes
 from ..ops import lookup
-from .model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides)
+from ..model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides)
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:

@@ -21,7 +21,7 @@ from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import InputsBlock, find_inputs
 from .syntax import attr_chain, dotted, number
-from .model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt, is_input_decl
+from ..model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt, is_input_decl
 
 _FRONTEND_MODULES = {"nvfuser": LEGACY, "torch._C._nvfuser": LEGACY, "nvfuser_direct": DIRECT,
                      "nvfuser_next": DIRECT}

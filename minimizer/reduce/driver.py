@@ -1,8 +1,9 @@
 """The reduction driver: passes to a fixpoint, each candidate checked statically, cached, tested
 in parallel batches and accepted in order.
 
-Every candidate funnels through one place (``_consider``): dead code removed, static check on
-meta tensors, a cache keyed on the printed script, then the oracle. Candidates are taken from a
+Every candidate funnels through one place: dead code removed and the static check on meta
+tensors here (``_prepare``), then the oracle's ``Session`` (cache keyed on the printed script,
+the run, slippage accounting). Candidates are taken from a
 pass ``jobs`` at a time and tested concurrently, but the one accepted is always the earliest in
 the pass's order that holds, so the result never depends on timing. A candidate must be smaller
 by ``order_key``: fewer ops, then fewer inputs, then fewer outputs, then (for cosmetic passes)
@@ -22,22 +23,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from ..model import Program
+from ..oracle.session import Candidate, Session, Verdict
+from ..program import edits, static
 from ..program.interpret import FusionError
-from ..program.model import Program
 from ..program.printer import to_source
-from . import analysis, static
 from .passes import PASSES, Pass, cosmetic_key
 
-
-@dataclass
-class Verdict:
-    holds: bool
-    reason: str = ""
-    outcome: object = None
-    slipped: bool = False       # failed differently: "also interesting", not accepted
-
-
-# The oracle as the driver sees it: scripts in, verdicts out (same order).
+# The oracle as the driver sees it: a Session, or scripts in, verdicts out (same order).
 Judge = Callable[[Sequence[str]], Sequence[Verdict]]
 
 
@@ -67,29 +60,27 @@ def order_key(p: Program, text: str, info=None) -> tuple:
     """Smaller is better: (ops, inputs, outputs), then what the cosmetic passes lower (input
     elements, extents, dtypes, layouts, scalars, input order, names), then bytes and the text
     itself (a total order, so ties cannot loop)."""
-    return analysis.size(p) + cosmetic_key(p, info) + (len(text), text)
+    return edits.size(p) + cosmetic_key(p, info) + (len(text), text)
 
 
 class Reducer:
-    def __init__(self, program: Program, judge: Judge, *, jobs: int = 1, passes: list[Pass] | None = None,
+    def __init__(self, program: Program, judge: "Session | Judge", *, jobs: int = 1, passes: list[Pass] | None = None,
                  out_dir: str | None = None, on_progress: Callable[[dict], None] | None = None,
                  max_tests: int | None = None, max_seconds: float | None = None,
                  also_interesting_dir: str | None = None):
         self.best = program
         self.best_text = to_source(program)
-        self.judge = judge
+        self.session = judge if isinstance(judge, Session) else \
+            Session.of_texts(judge, also_dir=also_interesting_dir)
         self.jobs = max(1, jobs)
         self.passes = passes if passes is not None else PASSES
         self.out_dir = out_dir
         self.on_progress = on_progress
         self.max_tests, self.max_seconds = max_tests, max_seconds
-        self.also_dir = also_interesting_dir
-        self.cache: dict[str, bool] = {}
         self.stats = {p.name: PassStats() for p in self.passes}
         self.tests = 0
         self.cache_hits = 0
-        self.also: list[str] = []
-        self.start_size = analysis.size(program)
+        self.start_size = edits.size(program)
         self.start_bytes = len(self.best_text)
         self._t0 = time.perf_counter()
         self._pass_name = ""
@@ -110,7 +101,7 @@ class Reducer:
         except KeyboardInterrupt:
             interrupted = True
         return Result(self.best, self.best_text, self.stats, self.tests, self.cache_hits,
-                      time.perf_counter() - self._t0, interrupted, self.also)
+                      time.perf_counter() - self._t0, interrupted, list(self.session.also))
 
     def _out_of_budget(self) -> bool:
         if self.max_tests is not None and self.tests >= self.max_tests:
@@ -160,7 +151,7 @@ class Reducer:
 
     def _prepare(self, cand: Program, st: PassStats):
         """Dead code out, then the static check and the cache; None when not worth testing."""
-        cand = analysis.dce(cand)
+        cand = edits.dce(cand)
         try:
             info = static.check(cand)
         except FusionError:
@@ -169,24 +160,25 @@ class Reducer:
         text = to_source(cand)
         if order_key(cand, text, info) >= self._best_key():
             return None
-        if text in self.cache:
+        known = self.session.lookup(text)
+        if known is not None:
             st.cached += 1
             self.cache_hits += 1
-            return cand, text, self.cache[text]
-        return cand, text, None
+        return cand, text, known
 
     def _test_batch(self, batch, st: PassStats):
         todo = [b for b in batch if b[3] is None]
-        verdicts = iter(self.judge([b[2] for b in todo])) if todo else iter(())
+        verdicts = iter(self.session.judge([Candidate(b[2], b[1]) for b in todo])) if todo else iter(())
         results = []
         for pos, cand, text, cached in batch:
             if cached is None:
                 v = next(verdicts)
-                self.tests += 1
-                st.tested += 1
-                self.cache[text] = v.holds
-                if v.slipped:
-                    self._save_also(text, v)
+                if v.cached:   # the same text twice in one batch
+                    st.cached += 1
+                    self.cache_hits += 1
+                else:
+                    self.tests += 1
+                    st.tested += 1
                 holds = v.holds
             else:
                 holds = cached
@@ -206,7 +198,7 @@ class Reducer:
         st.accepted += 1
         self.best, self.best_text = cand, text
         self.save_best()
-        self._progress()
+        self._progress(accepted=True)
 
     # ---- on disk ----
     def save_best(self) -> None:
@@ -219,26 +211,14 @@ class Reducer:
             f.write(self.best_text)
         os.replace(tmp, os.path.join(self.out_dir, "repro.min.py"))
 
-    def _save_also(self, text: str, v: Verdict) -> None:
-        if not self.also_dir:
-            return
-        os.makedirs(self.also_dir, exist_ok=True)
-        sig = getattr(v.outcome, "signature", None) or v.reason
-        h = hashlib.sha1(str(sig).encode()).hexdigest()[:10]
-        path = os.path.join(self.also_dir, f"{h}.py")
-        if not os.path.exists(path):
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(f"# also interesting: {sig}\n" + text)
-            self.also.append(path)
-
-    def _progress(self) -> None:
+    def _progress(self, accepted: bool = False) -> None:
         if self.on_progress is None:
             return
-        ops, ins, outs = analysis.size(self.best)
+        ops, ins, outs = edits.size(self.best)
         self.on_progress({"pass": self._pass_name, "ops": ops, "inputs": ins, "outputs": outs,
                           "bytes": len(self.best_text), "start": self.start_size, "start_bytes": self.start_bytes,
                           "tests": self.tests, "cache_hits": self.cache_hits,
-                          "elapsed": time.perf_counter() - self._t0})
+                          "elapsed": time.perf_counter() - self._t0, "accepted": accepted})
 
 
 def stats_table(stats: dict[str, PassStats]) -> list[dict]:

@@ -47,7 +47,7 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
     blocks none of their candidates, and rank after elements and extents none of ShrinkShapes'
     or PlainLayouts'."""
     if info is None:
-        from ..static import check
+        from ...program.static import check
         info = check(program)
     return (_shapes.elements(program), _shapes.extent_sum(program), _dims.rank_sum(program),
             _dtypes.dtype_cost(program), _layout.cost(program), _dtypes.scalar_cost(program),

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ...program.model import Program
-from ..static import Info
+from ...model import Program
+from ..ddmin import chunks  # noqa: F401  (the passes' removal schedule)
+from ...program.static import Info
 
 Candidates = Iterator[tuple[int, Program]]
 
@@ -26,15 +27,3 @@ class Pass:
 
     def candidates(self, program: Program, info: Info, start: int = 0) -> Candidates:
         raise NotImplementedError
-
-
-def chunks(n: int) -> list[tuple[int, int]]:
-    """(offset, length) windows over n items: halves, quarters, ... then single items — the
-    ddmin schedule without complements (those are what the other chunks leave)."""
-    out, size = [], max(1, n // 2) if n > 1 else 1
-    while True:
-        for off in range(0, n, size):
-            out.append((off, min(size, n - off)))
-        if size == 1:
-            return out
-        size = max(1, size // 2)

@@ -12,8 +12,8 @@ may be extents).
 from __future__ import annotations
 
 from ...ops import lookup
-from ...program.model import Ref
-from .. import analysis
+from ...model import Ref
+from ...program import edits
 from .base import Candidates, Pass, chunks
 from .common import bcast_flags, is_scalar, is_tensor
 
@@ -45,7 +45,7 @@ def bypass(program, choices: list[tuple[int, str]]):
     """Replace the uses of each statement's result by its chosen operand."""
     for i, p in choices:
         s = program.stmts[i]
-        program = analysis.replace_uses(program, i, s.outs[0], s.arg(p))
+        program = edits.replace_uses(program, i, s.outs[0], s.arg(p))
     return program
 
 
@@ -53,7 +53,7 @@ class Bypass(Pass):
     name = "bypass"
 
     def candidates(self, program, info, start=0) -> Candidates:
-        defs = analysis.definitions(program)
+        defs = edits.definitions(program)
         ops = [(i, f) for i in range(len(program.stmts)) if (f := fitting(program, info, defs, i))]
         pos = -1
         for off, n in chunks(len(ops)):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import torch
 
 from ... import dtypes
-from ...program.model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, contiguous_strides, is_input_decl
-from .. import analysis
+from ...model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, contiguous_strides, is_input_decl
+from ...program import edits
+from ...program.edits import input_arg, replace_input  # noqa: F401  (the passes' vocabulary)
 
 SCALAR_TYPES = (bool, int, float, complex)
 
@@ -61,7 +62,7 @@ def prefix(program: Program, kind: str) -> str:
 
 
 def new_name(program: Program, kind: str) -> str:
-    return analysis.fresh_name(program, prefix(program, kind))
+    return edits.fresh_name(program, prefix(program, kind))
 
 
 # ---- declaring inputs ----
@@ -177,29 +178,8 @@ def scalar_input(program: Program, name: str, value, dtype: str | None = None) -
 
 def smaller(program: Program, cand: Program) -> bool:
     """Whether a candidate, once dead code is gone, is smaller by the driver's size order."""
-    return analysis.size(analysis.dce(cand)) < analysis.size(program)
+    return edits.size(edits.dce(cand)) < edits.size(program)
 
 
 def input_decls(program: Program) -> list[int]:
     return [i for i, s in enumerate(program.stmts) if is_input_decl(s)]
-
-
-def replace_input(program: Program, decl: int, stmt: Stmt | None, arg) -> Program:
-    """Replace the declaration at ``decl`` (a one-value input) and/or its ``inputs`` entry."""
-    stmts = list(program.stmts)
-    if stmt is not None:
-        stmts[decl] = stmt
-    inputs = program.inputs
-    if arg is not None and inputs is not None:
-        k = analysis.input_slots(program)[decl][0]
-        inputs = inputs[:k] + (arg,) + inputs[k + 1:]
-    return program.replace(stmts=tuple(stmts), inputs=inputs)
-
-
-def input_arg(program: Program, decl: int):
-    slots = analysis.input_slots(program).get(decl)
-    if not slots or len(slots) != 1 or program.inputs is None:
-        return None
-    return program.inputs[slots[0]]
-
-

@@ -10,8 +10,8 @@ reach side branches the bisection misses). Scalars and inputs are never cut at.
 """
 from __future__ import annotations
 
-from ...program.model import Ref, Stmt
-from ..analysis import remove_stmts
+from ...model import Ref, Stmt
+from ...program.edits import remove_stmts
 from .base import Candidates, Pass
 from .common import is_tensor
 

@@ -29,8 +29,8 @@ import torch
 
 from ...ops.registry import CATALOG
 from ...program.interpret import _alloc_dims
-from ...program.model import Program, Ref, Stmt, TensorArg, refs_in
-from .. import analysis
+from ...model import Program, Ref, Stmt, TensorArg, refs_in
+from ...program import edits
 from .base import Candidates, Pass
 from .common import input_arg, input_decls, replace_input, tensor_arg
 
@@ -131,7 +131,7 @@ class _Walk:
     def run(self) -> Program:
         program = self.program
         stmts = list(program.stmts)
-        live = analysis.live(program)   # dead code goes anyway: it needs no renumbering
+        live = edits.live(program)   # dead code goes anyway: it needs no renumbering
         for i, s in enumerate(program.stmts):
             if i not in live:
                 out = {}
@@ -386,7 +386,7 @@ def drop(program: Program, info, drops: dict[int, int]) -> Program | None:
 def unit_dims(program: Program) -> list[tuple[int, list[int]]]:
     """(declaration index, its extent-1 dims) for every live tensor input that has some."""
     out = []
-    live = analysis.live(program)
+    live = edits.live(program)
     for i in input_decls(program):
         if i not in live:
             continue

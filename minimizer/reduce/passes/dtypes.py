@@ -16,7 +16,7 @@ import math
 
 from ... import dtypes
 from ...ops import lookup
-from ...program.model import DType, Ref, TensorArg
+from ...model import DType, Ref, TensorArg
 from .base import Candidates, Pass
 from .common import input_arg, input_decls, replace_input
 

@@ -8,8 +8,8 @@ Candidates: every class of interchangeable inputs merged at once, then one class
 """
 from __future__ import annotations
 
-from ...program.model import Ref
-from .. import analysis
+from ...model import Ref
+from ...program import edits
 from .base import Candidates, Pass
 from .common import input_arg, input_decls
 
@@ -30,7 +30,7 @@ def classes(program) -> list[list[int]]:
 def merge(program, pairs: list[tuple[int, int]]):
     """Uses of input ``j``'s value read input ``i``'s instead, for each (i, j)."""
     for i, j in pairs:
-        program = analysis.replace_uses(program, j, program.stmts[j].outs[0], Ref(program.stmts[i].outs[0]))
+        program = edits.replace_uses(program, j, program.stmts[j].outs[0], Ref(program.stmts[i].outs[0]))
     return program
 
 

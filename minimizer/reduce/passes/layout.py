@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...program.interpret import _alloc_dims
 from .base import Candidates, Pass
-from ...program.model import TensorArg
+from ...model import TensorArg
 from .common import input_arg, input_decls, plain_strides, replace_input, tensor_arg
 
 

@@ -8,14 +8,14 @@ would change what later uses see); after ``Rename`` that always holds.
 """
 from __future__ import annotations
 
-from .. import analysis
+from ...program import edits
 from .base import Candidates, Pass
 from .common import bound_once, input_decls
 
 
 def _first_use_order(program) -> list[int]:
     """Declaration indices sorted by the first statement that reads each (binding-aware)."""
-    uses = analysis.users(program)
+    uses = edits.users(program)
     decls = input_decls(program)
     end = len(program.stmts)
     return sorted(decls, key=lambda i: (min(uses[i], default=end), i))
@@ -43,7 +43,7 @@ def reorder(program):
     want = canonical_decl_order(program)
     if want is None:
         return program
-    slots = analysis.input_slots(program)
+    slots = edits.input_slots(program)
     decls = set(want)
     stmts = tuple(program.stmts[i] for i in want) + tuple(s for i, s in enumerate(program.stmts) if i not in decls)
     inputs = program.inputs

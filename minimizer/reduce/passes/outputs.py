@@ -2,7 +2,7 @@
 quarters, ...), then single ones; what they alone kept alive dies with them."""
 from __future__ import annotations
 
-from ..analysis import remove_stmts
+from ...program.edits import remove_stmts
 from .base import Candidates, Pass, chunks
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...program.model import LEGACY, map_refs
+from ...model import LEGACY, map_refs
 from .base import Candidates, Pass
 from .common import kind_of, prefix
 

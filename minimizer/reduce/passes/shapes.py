@@ -11,8 +11,8 @@ static check rejects the inconsistent candidates for free). Largest extents firs
 """
 from __future__ import annotations
 
-from ...program.model import Ref, TensorArg
-from .. import analysis
+from ...model import Ref, TensorArg
+from ...program import edits
 from .base import Candidates, Pass
 from .common import strides_in_order, tensor_arg
 
@@ -82,7 +82,7 @@ def resize(program, old: int, new: int):
     """Every extent-like ``old`` becomes ``new``."""
     hits = [s for s in sites(program) if s[-1] == old]
     stmts, inputs = list(program.stmts), list(program.inputs or ())
-    decl_of = {k: i for i, ks in analysis.input_slots(program).items() for k in ks}
+    decl_of = {k: i for i, ks in edits.input_slots(program).items() for k in ks}
     for site in hits:
         if site[0] == "arg":
             _, k, d, _ = site

@@ -12,8 +12,8 @@ candidate keeps that layout with ``stride_order``. Vectors stay computed.
 """
 from __future__ import annotations
 
-from ...program.model import DType, Ref
-from .. import analysis
+from ...model import DType, Ref
+from ...program import edits
 from .base import Candidates, Pass, chunks
 from .common import alloc_order, bcast_flags, is_scalar, is_tensor, new_name, scalar_input, smaller, tensor_input
 
@@ -30,7 +30,7 @@ class ValueToInput(Pass):
         ops = [i for i, s in enumerate(program.stmts) if s.is_op]
         if not ops:
             return
-        defs = analysis.definitions(program)
+        defs = edits.definitions(program)
         pos = -1
         for off, n in chunks(len(ops)):
             if n == len(ops):
@@ -87,7 +87,7 @@ def to_inputs(program, info, values: list[tuple[int, str]], keep_layout: bool = 
             decl = scalar_input(program, fresh, v, dt.name if dt is not None else None)
         if decl is None:
             continue
-        program = analysis.replace_uses(program, i, name, Ref(fresh))
-        program = analysis.insert_input(program, i, *decl)
+        program = edits.replace_uses(program, i, name, Ref(fresh))
+        program = edits.insert_input(program, i, *decl)
         changed = True
     return program if changed else None

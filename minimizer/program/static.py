@@ -11,8 +11,8 @@ import torch
 
 from .. import dtypes
 from ..ops import Ctx
-from ..program.interpret import FusionError, TensorFacts, run
-from ..program.model import Program, ScalarArg, TensorArg
+from .interpret import FusionError, TensorFacts, run
+from ..model import Program, ScalarArg, TensorArg
 
 
 @dataclass

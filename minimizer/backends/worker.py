@@ -1,6 +1,6 @@
 """The worker process: runs repro scripts, one request at a time, and never anything in fmin.
 
-Started by ``pool.Worker`` as ``python -m minimizer.oracle.worker RESP_FD``. Requests arrive as
+Started by ``oracle.pool.Worker`` as ``python -m minimizer.backends.worker RESP_FD BACKEND DEVICE``. Requests arrive as
 JSON lines on stdin; each answer is one JSON line on the file descriptor RESP_FD, so that the
 script (and nvFuser's C++ side, which writes dumps to file descriptor 1) can print whatever it
 likes: file descriptors 1 and 2 are pointed at a per-request capture file while a script runs.
@@ -14,14 +14,16 @@ import sys
 import time
 import traceback
 
+from .base import RunOptions
+
 
 def main(argv: list[str]) -> int:
     resp = os.fdopen(int(argv[1]), "w", buffering=1)
     backend_name = argv[2] if len(argv) > 2 else "reference"
     device = argv[3] if len(argv) > 3 else "cpu"
     import torch  # noqa: F401  (warm-up: the first import is the slow part)
-    from .. import backends
-    backend = backends.get(backend_name)
+    from .base import get
+    backend = get(backend_name)
     env_info = backend.warm(device)
     resp.write(json.dumps({"ready": True, "environment": env_info}) + "\n")
     for line in sys.stdin:
@@ -47,9 +49,8 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
     os.close(fd)
     t0 = time.perf_counter()
     try:
-        result = backend.run_script(req["script"], req.get("path", "<script>"), device=req.get("device", "cpu"),
-                                    seed=int(req.get("seed", 0)), values_path=req.get("values"),
-                                    options=req.get("options") or {})
+        result = backend.run_script(req["script"], req.get("path", "<script>"), req.get("device", "cpu"),
+                                    RunOptions.from_json(req.get("options")), req.get("values"))
     except BaseException as e:  # a bug of fmin's own: report it, keep serving
         result = {"status": "error", "error_kind": "fmin-internal",
                   "signature": f"fmin-internal: {type(e).__name__}",
@@ -61,11 +62,10 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
     result["seconds"] = time.perf_counter() - t0
     if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda"):
         result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
-    analyze = getattr(backend, "analyze_log", None)
-    if analyze is not None and capture != os.devnull:
+    if capture != os.devnull:
         try:
             with open(capture, errors="replace") as f:
-                analyze(result, f.read())
+                backend.analyze_log(result, f.read())
         except OSError:
             pass
     result["id"] = req.get("id")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..program.model import InputArg, Program, Ref, Stmt, is_input_decl, map_refs
+from ..model import InputArg, Program, Ref, Stmt, is_input_decl, map_refs
 
 
 @dataclass(frozen=True)
@@ -128,5 +128,26 @@ def size(program: Program) -> tuple[int, int, int]:
     return (program.n_ops(), len(program.input_stmts()), len(program.output_stmts()))
 
 
+def replace_input(program: Program, decl: int, stmt: Stmt | None, arg) -> Program:
+    """Replace the declaration at ``decl`` (a one-value input) and/or its ``inputs`` entry."""
+    stmts = list(program.stmts)
+    if stmt is not None:
+        stmts[decl] = stmt
+    inputs = program.inputs
+    if arg is not None and inputs is not None:
+        k = input_slots(program)[decl][0]
+        inputs = inputs[:k] + (arg,) + inputs[k + 1:]
+    return program.replace(stmts=tuple(stmts), inputs=inputs)
+
+
+def input_arg(program: Program, decl: int):
+    """The ``inputs`` entry of the one-value input declared at statement ``decl`` (None for a
+    legacy ``define_vector(size)`` or a script without an inputs list)."""
+    slots = input_slots(program).get(decl)
+    if not slots or len(slots) != 1 or program.inputs is None:
+        return None
+    return program.inputs[slots[0]]
+
+
 __all__ = ["Binding", "definitions", "producers", "users", "live", "input_slots", "remove_stmts", "dce",
-           "replace_uses", "insert_input", "fresh_name", "size", "Ref"]
+           "replace_uses", "insert_input", "replace_input", "input_arg", "fresh_name", "size", "Ref"]

@@ -1,0 +1,154 @@
+"""What a backend is: the ``Backend`` protocol, the typed ``RunOptions`` a run is asked with, and the
+registry that the command line, the pools and the workers find backends in.
+
+A backend is one class in one module of this package, decorated with ``@register``: the registry
+imports every module of the package, so adding a backend is adding its file (and its tests). A
+backend object lives in two processes: in fmin it answers ``available``, ``worker_env`` and what
+its segments mean (``non_kernel``); in a worker process it ``warm``s once and then runs scripts.
+Nothing reaches a worker but its command line, its environment (``worker_env``) and, per request,
+a ``RunOptions`` — there is no side channel.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How one script is to be run. Sent to the worker with each request as JSON.
+
+    ``seed``            torch seed set before the script runs (every backend)
+    ``want_values``     save the last ``fd.execute``'s inputs (after execution) and outputs (every backend)
+    ``time_execute``    execute the last fusion this many more times, warm, and report the median
+                        (``--slower``; every backend)
+    ``fp64``            compute every floating value in float64 (the exact reference; ``reference``)
+    ``eager``           run Inductor's translation without compiling it (fuzz triage; ``inductor``)
+    ``inductor_config`` Inductor config patched around every compile (``--inductor-config``; ``inductor``)
+    """
+    seed: int = 0
+    want_values: bool = False
+    time_execute: int = 0
+    fp64: bool = False
+    eager: bool = False
+    inductor_config: tuple[tuple[str, Any], ...] = ()
+
+    def replace(self, **kw) -> "RunOptions":
+        return dataclasses.replace(self, **kw)
+
+    def over(self, defaults: "RunOptions") -> "RunOptions":
+        """These options, with every field left at its default taken from ``defaults`` (a pool's
+        options for all its runs under a request's own)."""
+        blank = RunOptions()
+        return RunOptions(**{f.name: getattr(self, f.name) if getattr(self, f.name) != getattr(blank, f.name)
+                             else getattr(defaults, f.name) for f in dataclasses.fields(self)})
+
+    def to_json(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["inductor_config"] = [list(kv) for kv in self.inductor_config]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict | None) -> "RunOptions":
+        d = dict(d or {})
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown run options: {', '.join(sorted(unknown))}")
+        if "inductor_config" in d:
+            d["inductor_config"] = tuple((k, v) for k, v in d["inductor_config"])
+        return cls(**d)
+
+
+class Backend:
+    """One way of running a repro script. Subclasses set ``name`` and implement ``warm`` and
+    ``run_script``; the rest has defaults."""
+
+    name: ClassVar[str] = ""
+    #: one line for ``--help``
+    summary: ClassVar[str] = ""
+    #: scheduler names whose segments launch no kernel of their own (nvFuser's expression
+    #: evaluator and no-op segments); every other segment is a kernel
+    non_kernel: ClassVar[frozenset[str]] = frozenset()
+
+    # ---- in fmin ----
+    def available(self) -> bool:
+        """Can this machine run it (libraries importable, a GPU where one is needed)?"""
+        return True
+
+    def unavailable_reason(self) -> str:
+        return f"the {self.name} backend cannot run here"
+
+    def worker_env(self) -> dict[str, str]:
+        """Environment variables its worker processes start with (the user's own win)."""
+        return {}
+
+    # ---- in a worker ----
+    def warm(self, device: str) -> dict:
+        """Import and set up once per worker; returns the environment to record in outcomes."""
+        raise NotImplementedError
+
+    def run_script(self, text: str, path: str, device: str, options: RunOptions,
+                   values_path: str | None) -> dict:
+        """Run one script; returns an outcome dict (see ``oracle.outcome.Outcome``)."""
+        raise NotImplementedError
+
+    def analyze_log(self, result: dict, log: str) -> None:
+        """Read what the run printed (file descriptors 1 and 2) into ``result``."""
+
+
+_REGISTRY: dict[str, Backend] = {}
+_LOADED = [False]
+
+
+def register(cls: type[Backend]) -> type[Backend]:
+    """Class decorator: make a backend known by its ``name``."""
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no name")
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def _load() -> None:
+    if _LOADED[0]:
+        return
+    _LOADED[0] = True
+    package = __name__.rsplit(".", 1)[0]
+    for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
+        if m.name not in ("base", "worker"):
+            importlib.import_module(f"{package}.{m.name}")
+
+
+def names() -> tuple[str, ...]:
+    """Every registered backend, in a stable order."""
+    _load()
+    return tuple(sorted(_REGISTRY))
+
+
+def get(name: str) -> Backend:
+    _load()
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown backend {name!r} (expected one of {', '.join(names())})")
+    return _REGISTRY[name]
+
+
+#: the order ``auto`` tries backends in: the real compiler first, then the one that runs anywhere
+AUTO_ORDER = ("nvfuser", "inductor")
+
+
+def resolve(name: str) -> str:
+    """A backend name, with ``auto`` made concrete: nvfuser where it imports and a GPU exists,
+    else inductor. Raises ValueError for an unknown name."""
+    if name != "auto":
+        get(name)
+        return name
+    for candidate in AUTO_ORDER:
+        if get(candidate).available():
+            return candidate
+    return "reference"
+
+
+__all__ = ["RunOptions", "Backend", "register", "names", "get", "resolve", "AUTO_ORDER"]

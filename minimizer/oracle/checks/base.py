@@ -1,0 +1,167 @@
+"""What a check is, what it is given, and the registry the command line and ``Property`` read.
+
+A check is one condition a script's run must meet (``--segments '>=2'``, ``--mismatch``, ...). It
+lives in one module of this package: the class says which evidence it needs beyond the
+candidate's own ``Outcome`` (``gather``: more runs, a shell command, saved values), how costly that
+is (``cost``: cheap checks are judged first, so a reducer stops before the expensive ones), the
+command-line flags that ask for it (``add_arguments``/``from_args``), and how to judge
+(``holds``: a pure function of the outcome and the gathered evidence, so tests can feed fakes).
+``@register`` makes it known; the registry imports every module of the package, so a new check
+is one new file.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...backends import RunOptions
+from ..outcome import Outcome
+from ..pool import Request
+
+if TYPE_CHECKING:
+    from ...model import Program
+    from ..pool import Pools
+
+#: a check's expected value that is taken from the original run (``Check.bind``)
+SAME = None
+
+
+@dataclass(frozen=True)
+class Missing:
+    """Evidence that could not be gathered, and why (the check then does not hold)."""
+    reason: str
+
+
+@dataclass
+class Trial:
+    """One candidate being judged: what a check's ``gather`` may look at and run.
+
+    ``run`` runs the candidate (or another text) on a backend's pool; ``program`` is the
+    candidate parsed once, for checks that rewrite it (input permutations, layouts)."""
+    text: str
+    path: str
+    seed: int
+    outcome: Outcome | None
+    pools: "Pools"
+    options: RunOptions = RunOptions()      # for the candidate's own runs (e.g. Inductor's eager mode)
+    program_: "Program | None" = None
+
+    @property
+    def program(self) -> "Program":
+        if self.program_ is None:
+            from ...program import parse
+            self.program_ = parse(self.text, self.path)
+        return self.program_
+
+    @property
+    def backend(self) -> str:
+        return self.pools.name
+
+    def run(self, backend: str | None = None, *, text: str | None = None, **options) -> Outcome:
+        """Run the candidate (or ``text``) on ``backend`` (default: the one under test)."""
+        name = backend or self.pools.name
+        opts = RunOptions(seed=self.seed, **options)
+        if name == self.pools.name:
+            opts = opts.over(self.options)
+        return self.pools.get(name).run(Request(text if text is not None else self.text, self.path, opts))
+
+    def run_many(self, texts: list[str]) -> list[Outcome]:
+        """Several variants of the candidate on the backend under test, spread over its workers."""
+        pool = self.pools.primary
+        opts = RunOptions(seed=self.seed).over(self.options)
+        reqs = [Request(t, self.path, opts) for t in texts]
+        many = getattr(pool, "run_many", None)
+        return many(reqs) if many is not None else [pool.run(r) for r in reqs]
+
+
+class Check:
+    """One condition. ``name`` is its key in reports and property JSON."""
+    name: ClassVar[str] = ""
+    #: judged in increasing cost: 0 reads only the candidate's outcome; each extra run costs more
+    cost: ClassVar[int] = 0
+    #: the candidate itself must run on the backend (False only for a shell test)
+    needs_outcome: ClassVar[bool] = True
+    #: the candidate's run must save its values (``--mismatch``)
+    needs_values: ClassVar[bool] = False
+    #: the position of this check's flags in ``--help`` and of the check in a property
+    order: ClassVar[int] = 50
+
+    # ---- the command line ----
+    @classmethod
+    def add_arguments(cls, group: argparse._ArgumentGroup) -> None:
+        """Add this check's flags (none by default: e.g. the default property's checks)."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "Check | None":
+        """The check the parsed flags ask for, or None. Raises ValueError for a bad value."""
+        return None
+
+    # ---- judging ----
+    def backends(self) -> set[str]:
+        """Backends besides the one under test whose pools ``gather`` uses."""
+        return set()
+
+    def gather(self, trial: Trial) -> Any:
+        """Run what the check needs beyond the outcome; the result (or a ``Missing``) is what
+        ``holds`` gets as evidence."""
+        return None
+
+    def holds(self, o: Outcome | None, evidence: Any = None) -> tuple[bool, str]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def bind(self, original: Outcome) -> "Check":
+        """Resolve values taken from the original run (e.g. a bare ``--schedulers``)."""
+        return self
+
+    def evidence_json(self, evidence: Any) -> Any:
+        """The gathered evidence for a report (None: nothing worth showing)."""
+        to_json = getattr(evidence, "to_json", None)
+        return to_json() if to_json else None
+
+    # ---- storage ----
+    def to_json(self) -> dict:
+        return {"check": self.name, **dataclasses.asdict(self)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Check":
+        return cls(**d)
+
+
+def failure_words(o: Outcome) -> str:
+    return o.status if o.ok else f"{o.status} `{o.signature}`"
+
+
+_REGISTRY: dict[str, type[Check]] = {}
+_LOADED = [False]
+
+
+def register(cls: type[Check]) -> type[Check]:
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no name")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def checks() -> list[type[Check]]:
+    """Every registered check, in flag order."""
+    if not _LOADED[0]:
+        _LOADED[0] = True
+        package = __name__.rsplit(".", 1)[0]
+        for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            if m.name != "base":
+                importlib.import_module(f"{package}.{m.name}")
+    return sorted(_REGISTRY.values(), key=lambda c: (c.order, c.name))
+
+
+def by_name(name: str) -> type[Check]:
+    checks()
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown check {name!r}")
+    return _REGISTRY[name]

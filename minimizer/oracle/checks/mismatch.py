@@ -1,0 +1,182 @@
+"""``--mismatch`` / ``--mismatch-in WHAT``: outputs differ from the reference backend's beyond
+tolerance (see ``oracle.compare``), and, for floating outputs, from the fp64 reference's too (so
+rounding differences between eager torch and a fusing compiler are not mismatches).
+
+Needs values of both runs, same seed and device. A program with random ops is never judged a
+mismatch: its values differ between backends by design. ``what`` ("dtype", "shape" or "values")
+asks for one kind of difference: a reduction of a wrong *value* must not slip to a program whose
+only fault is an output *dtype* (a different bug, C-Reduce's "slippage")."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..compare import Comparison, compare
+from ..outcome import Outcome
+from .base import Check, Missing, Trial, failure_words, register
+
+
+@dataclass
+class MismatchEvidence:
+    reference: Outcome | None = None
+    comparison: Comparison | None = None
+    comparison_fp64: Comparison | None = None
+
+    def to_json(self) -> dict:
+        d = {}
+        if self.comparison is not None:
+            d["comparison"] = self.comparison.to_json()
+        if self.comparison_fp64 is not None:
+            d["comparison_fp64"] = self.comparison_fp64.to_json()
+        return d
+
+
+def drop_values(o: Outcome | None) -> None:
+    """Saved values can be large (hundreds of MB for real repros): delete them once judged."""
+    if o is None:
+        return
+    if o.values_path:
+        try:
+            os.remove(o.values_path)
+        except OSError:
+            pass
+    o.values_path = None
+    o.values = None
+
+
+def _values(o: Outcome):
+    if o.values is not None:
+        return o.values
+    return o.load_values() if o.values_path else None
+
+
+def random_ops(trial: Trial) -> list[str]:
+    from ...ops import CATALOG
+    try:
+        prog = trial.program
+    except Exception:
+        return []
+    return sorted({s.op for s in prog.op_stmts() if getattr(CATALOG.get(s.call), "family", "") == "random"})
+
+
+def _has_low_precision(values) -> bool:
+    import torch
+    return any(isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16, torch.float32)
+               for v in values)
+
+
+@register
+@dataclass(frozen=True)
+class Mismatch(Check):
+    name: ClassVar[str] = "mismatch"
+    order: ClassVar[int] = 30
+    cost: ClassVar[int] = 1
+    needs_values: ClassVar[bool] = True
+    reference: str = "reference"
+    scale: float = 1.0
+    what: str | None = None
+
+    WHATS: ClassVar[tuple[str, ...]] = ("dtype", "shape", "values")
+
+    def __post_init__(self):
+        if self.what is not None and self.what not in self.WHATS:
+            raise ValueError(f"--mismatch-in takes one of {', '.join(self.WHATS)}, got {self.what!r}")
+
+    @classmethod
+    def add_arguments(cls, g):
+        g.add_argument("--mismatch", action="store_true",
+                       help="outputs differ from the reference backend's (same seed and device) beyond tolerance")
+        g.add_argument("--mismatch-in", metavar="WHAT", choices=list(cls.WHATS),
+                       help="--mismatch, of that kind only: dtype, shape or values (what a fuzz bucket is reduced "
+                            "under, so a wrong value does not slip into a dtype difference)")
+
+    @classmethod
+    def from_args(cls, args):
+        what = getattr(args, "mismatch_in", None)
+        if what or getattr(args, "mismatch", False):
+            return cls("reference", 1.0, what)
+        return None
+
+    def backends(self):
+        return {self.reference}
+
+    def gather(self, trial: Trial):
+        o = trial.outcome
+        if o is None or not o.ok:
+            return None
+        rnd = random_ops(trial)
+        if rnd:
+            return Missing(f"uses random ops ({', '.join(rnd)}): values differ between backends by design")
+        ev = MismatchEvidence()
+        mine = _values(o)
+        if mine is None:   # the caller's outcome came without values: run again, keeping them
+            o2 = trial.run(want_values=True)
+            mine = _values(o2) if o2.ok else None
+            drop_values(o2)
+            if mine is None:
+                return Missing(f"a second run to save values gave {failure_words(o2)}")
+        r = trial.run(self.reference, want_values=True)
+        ev.reference = r
+        try:
+            theirs = _values(r) if r.ok else None
+        finally:
+            drop_values(r)
+        if theirs is None:
+            return ev
+        (ins, outs), (rins, routs) = mine, theirs
+        labels = [f"output {i}" for i in range(len(routs))]
+        # inputs after execute: an aliased output (``add_output(x, alias_input=T0)``) updates one
+        n_in = min(len(ins), len(rins))
+        labels += [f"input {i} (after execute)" for i in range(n_in)]
+        ev.comparison = compare(list(outs) + list(ins[:n_in]), list(routs) + list(rins[:n_in]),
+                                scale=self.scale, labels=labels) if len(outs) == len(routs) else \
+            compare(outs, routs, scale=self.scale)
+        if ev.comparison.ok or len(outs) != len(routs) or not _has_low_precision(outs) or \
+                any(d.what != "values" for d in ev.comparison.outputs if not d.ok):
+            return ev   # nothing to confirm: equal, or a different dtype or shape (no rounding explains that)
+        # eager rounds after every op, a fusing compiler need not: confirm against fp64
+        r64 = trial.run(self.reference, want_values=True, fp64=True)
+        try:
+            v64 = _values(r64) if r64.ok else None
+        finally:
+            drop_values(r64)
+        if v64 is None:
+            return Missing(f"the fp64 reference gave {failure_words(r64)}")
+        ev.comparison_fp64 = compare(outs, v64[1], scale=self.scale, fp64_ref=True)
+        return ev
+
+    def holds(self, o, evidence=None):
+        if not o.ok:
+            return False, f"{failure_words(o)}: no outputs to compare"
+        if isinstance(evidence, Missing):
+            return False, evidence.reason
+        ev = evidence if isinstance(evidence, MismatchEvidence) else MismatchEvidence()
+        r = ev.reference
+        if r is None or ev.comparison is None:
+            if r is not None and not r.ok:
+                return False, f"the {self.reference} run failed: {failure_words(r)}"
+            return False, "no reference values to compare with"
+        if ev.comparison.ok:
+            return False, f"outputs match {self.reference} within tolerance"
+        if ev.comparison_fp64 is not None and ev.comparison_fp64.ok:
+            return False, (f"outputs differ from {self.reference} ({ev.comparison.first_mismatch}) but match "
+                           f"its fp64 computation within tolerance: rounding, not a different result")
+        if self.what is not None:
+            bad = [d for d in ev.comparison.outputs if not d.ok]
+            fp64 = ev.comparison_fp64.outputs if ev.comparison_fp64 is not None else None
+            hit = [d for i, d in enumerate(ev.comparison.outputs) if not d.ok and d.what == self.what
+                   and (self.what != "values" or fp64 is None or i >= len(fp64) or not fp64[i].ok)]
+            if not hit:
+                kinds = sorted({d.what for d in bad})
+                if self.what in kinds:   # only where the fp64 reference agrees with the backend
+                    return False, (f"the values that differ from {self.reference} match its fp64 computation "
+                                   f"within tolerance: rounding, not a different result")
+                return False, f"outputs differ in {', '.join(kinds) or 'nothing'}, not in {self.what}"
+            return True, hit[0].reason or ev.comparison.first_mismatch or "outputs differ"
+        return True, ev.comparison.first_mismatch or "outputs differ"
+
+    def describe(self):
+        s = f" (tolerance ×{self.scale:g})" if self.scale != 1 else ""
+        w = f" in {self.what}" if self.what else ""
+        return f"outputs differ from {self.reference}{w} beyond tolerance{s}"

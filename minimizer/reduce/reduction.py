@@ -1,0 +1,134 @@
+"""One reduction from a script on disk to ``repro.min.py`` + reports: the glue between the reader,
+the oracle (pools, property, session) and the driver.
+
+Order of events, and why:
+1. read the script (a script fmin cannot read stops here, exit 2);
+2. run the original ``replays`` times (``PropertyOracle.establish``): the property is derived
+   from the first run unless flags give one, and the replays tell whether the behaviour is
+   deterministic (a flaky property is reported with its rate, and every candidate must then hold
+   twice in a row);
+3. resume from an earlier run's best-so-far, and its verdict cache, if one exists for the same
+   original and property;
+4. reduce; every accepted step rewrites ``repro.min.py``; the cache is saved with the state;
+5. re-verify the result ``replays`` times, write ``report.md`` and ``report.json``.
+The input file is never written; everything goes to the output directory.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from .. import report as reports
+from ..backends import RunOptions
+from ..oracle.pool import Pool, Pools
+from ..oracle.property import Property
+from ..oracle.session import PropertyDoesNotHold, PropertyOracle, Session
+from ..program import edits
+from ..program.reader import parse, parse_file
+from ..progress import ProgressLine
+from .driver import Reducer, resume_point, stats_table, write_state
+
+__all__ = ["Options", "PropertyDoesNotHold", "reduce_script"]
+
+
+@dataclass
+class Options:
+    backend: str = "reference"
+    device: str = "cpu"
+    jobs: int = 1
+    out: str | None = None
+    seed: int = 0
+    replays: int = 3
+    timeout: float = 600.0
+    max_tests: int | None = None
+    max_seconds: float | None = None
+    resume: bool = True
+    quiet: bool = False
+    run_options: RunOptions = RunOptions()
+
+
+class StatusLine(ProgressLine):
+    """The reducer's progress: pass, ops/inputs/outputs/bytes now vs at start, tests, cache hits."""
+
+    def __call__(self, s: dict) -> None:
+        o0, i0, x0 = s["start"]
+        self.show(f"[{s['elapsed']:6.0f}s] {s['pass']:<22} ops {s['ops']}/{o0}  inputs {s['inputs']}/{i0}  "
+                  f"outputs {s['outputs']}/{x0}  bytes {s['bytes']}/{s['start_bytes']}  "
+                  f"tests {s['tests']}  cache {s['cache_hits']}")
+
+
+def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
+                  extra_pools: dict | None = None) -> dict:
+    """Reduce ``path``. ``pool`` (and ``extra_pools``, by backend name): warm pools to use instead
+    of starting workers (the fuzzer minimizes findings with the pools it fuzzes with); they are
+    left open."""
+    original = parse_file(path)
+    with open(path, encoding="utf-8") as f:
+        original_text = f.read()
+    out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
+    if os.path.abspath(out_dir) == os.path.abspath(path):
+        raise ValueError("the output directory cannot be the script itself")
+    os.makedirs(out_dir, exist_ok=True)
+    abspath = os.path.abspath(path)
+    status = StatusLine(opt.quiet)
+    given = dict(extra_pools or {})
+    if pool is not None:
+        given[opt.backend] = pool
+    with Pools(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options,
+               given=given) as pools:
+        oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed)
+        try:
+            base = oracle.establish(original_text, opt.replays)
+            prop = base.prop
+            prop_key = json.dumps(prop.to_json(), sort_keys=True)
+            cache_path = os.path.join(out_dir, "cache.json")
+            session = Session(oracle.judge, also_dir=os.path.join(out_dir, "also-interesting"))
+            start, resumed = original, False
+            if opt.resume:
+                prev = resume_point(out_dir, original_text, prop_key)
+                if prev is not None:
+                    start = parse(prev, os.path.join(out_dir, "repro.min.py"))
+                    resumed = True
+                    session.load(cache_path)
+
+            def progress(s: dict) -> None:
+                status(s)
+                if s.get("accepted"):
+                    session.save(cache_path)
+
+            reducer = Reducer(start, session, jobs=opt.jobs, out_dir=out_dir, on_progress=progress,
+                              max_tests=opt.max_tests, max_seconds=opt.max_seconds)
+            if not resumed:
+                reducer.save_best()
+            write_state(out_dir, original_text, prop_key, tests=0, done=False)
+            result = reducer.run()
+            status.done()
+            session.save(cache_path)
+            write_state(out_dir, original_text, prop_key, tests=result.tests, done=not result.interrupted)
+            finals = [] if result.interrupted else oracle.replay(result.text, opt.replays)
+            after = finals[0].outcome if finals else None
+            ob, ib, xb = edits.size(original)
+            oa, ia, xa = edits.size(result.program)
+            rep = reports.build(
+                script=path, sizes_before=(ob, ib, xb), sizes_after=(oa, ia, xa),
+                bytes_before=len(original_text), minimal_script=result.text, prop=prop.describe(),
+                backend=opt.backend, before=base.first, after=after, oracle_calls=result.tests,
+                cache_hits=result.cache_hits, seconds=result.seconds, interrupted=result.interrupted,
+                passes=stats_table(result.stats), also_interesting=result.also_interesting,
+                replays={"original": f"{base.held}/{len(base.replays)}",
+                         **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
+                         **({"resumed": True} if resumed else {})},
+                environment=base.first.environment if base.first is not None else {})
+            rep["flaky"] = base.flaky
+            # the result re-run: a minimized script that no longer shows the property (a candidate
+            # that held once by accident, a machine problem) must not pass for a result
+            rep["verified"] = None if not finals else any(v.holds for v in finals)
+            with open(os.path.join(out_dir, "report.json"), "w") as f:
+                json.dump(rep, f, indent=1)
+            with open(os.path.join(out_dir, "report.md"), "w") as f:
+                f.write(reports.to_markdown(rep))
+            rep["out_dir"] = out_dir
+            return rep
+        finally:
+            oracle.close()
