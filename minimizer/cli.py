@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--max-time", type=float, default=None, help="stop after this many seconds (best so far kept)")
     r.add_argument("--no-resume", action="store_true", help="start from the original even if DIR holds a "
                                                             "best-so-far of the same reduction")
+    r.add_argument("--allow-degenerate", action="store_true",
+                   help="let candidates have zero-element, 0-d or all-broadcast tensors the original did not have, "
+                        "and shrink extents to 1 (by default a reduction keeps them out: nvFuser gives such tensors "
+                        "segments of their own)")
     r.add_argument("-q", "--quiet", action="store_true", help="no status line")
 
     i = sub.add_parser("isolate", help="which differences between a GOOD and a BAD script explain their "
@@ -312,7 +316,7 @@ def cmd_reduce(args) -> int:
     opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
                   seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
                   max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
-                  run_options=_run_options(args))
+                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate)
     try:
         rep = reduce_script(args.script, prop, opt)
     except PropertyDoesNotHold as e:

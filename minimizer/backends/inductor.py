@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from typing import Any
 
@@ -25,6 +26,7 @@ import torch
 
 from ..ops import CATALOG, Ctx, literal_value
 from ..program.interpret import FusionError, run as interpret
+from ..segments import Edge, Segment, SegmentGraph
 from ..model import Ref
 from . import reference
 from .base import Backend, RunOptions, register
@@ -58,8 +60,11 @@ def _host_value(v) -> bool:
     return isinstance(v, (bool, int, float, complex))
 
 
-def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], values=None):
-    """Source of ``fusion(*inputs)``, returning (outputs, aliased outputs).
+def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], values=None,
+              owners: list[int] | None = None):
+    """Source of ``fusion(*inputs)``, returning (outputs, aliased outputs). ``owners``, when
+    given, receives for each line of the function body the index of the statement it comes from
+    (the kernels' FX origins point at those lines: that is how a kernel knows its statements).
 
     Statements computing only host values (scalar arithmetic, ``size``/``shape`` queries) are
     emitted as the constants the static run found: the compile specialises on scalars anyway
@@ -67,7 +72,9 @@ def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], v
     lines, args = [], []
     k = 0
     outs, aliases = [], []
+    starts: list[int] = []       # starts[i]: the first body line of statement i
     for i, s in enumerate(stmts):
+        starts.append(len(lines))
         if s.call == "define_tensor" or (s.call in ("define_scalar", "define_constant") and s.arg("value") is None):
             a = f"i{k}"
             k += 1
@@ -114,27 +121,92 @@ def translate(stmts, frontend: str, narrowed: dict[int, dict[str, list[int]]], v
             lines.append(f"{targets} = {call}")
     ret = "return (" + "".join(o + ", " for o in outs) + "), (" + "".join(f"({a}, {b}), " for a, b in aliases) + ")"
     src = f"def fusion({', '.join(args)}):\n" + "".join("    " + l + "\n" for l in lines) + "    " + ret + "\n"
+    if owners is not None:
+        owners[:] = [max(i for i, first in enumerate(starts) if first <= j) for j in range(len(lines))]
     return src
 
 
+_LINE = re.compile(r'File "<fmin-inductor-fusion>", line (\d+)')
+
+
+def _names(deps) -> list[str]:
+    try:
+        return sorted({d.name for d in deps})
+    except Exception:
+        return []
+
+
+def _origin_lines(n) -> list[int]:
+    """The generated source's lines the node's FX origins come from (1-based)."""
+    out = set()
+    for sn in getattr(n, "snodes", None) or [n]:
+        for o in getattr(getattr(sn, "node", None), "origins", None) or ():
+            st = (getattr(o, "meta", None) or {}).get("stack_trace") or ""
+            out.update(int(m) for m in _LINE.findall(st))
+    return sorted(out)
+
+
 def _count_hook(record: dict):
+    """Inductor's post-fusion pass: every scheduler node that is neither a no-op nor an extern
+    call is one kernel; each node's buffers read and written and the source lines of its FX
+    origins make the segment graph."""
     def hook(nodes):
-        kinds, extern = [], 0
+        kinds, extern, nodes_info = [], 0, []
         for n in nodes:
             t = type(n).__name__
             if "Nop" in t:
                 continue
+            rw = getattr(n, "read_writes", None)
+            info = {"reads": _names(rw.reads) if rw is not None else [],
+                    "writes": _names(rw.writes) if rw is not None else [], "lines": _origin_lines(n)}
             if "Extern" in t:
                 extern += 1
+                nodes_info.append({**info, "kind": "extern"})
                 continue
             try:
                 red = bool(n.is_reduction())
             except Exception:
                 red = False
             kinds.append("reduction" if red else "pointwise")
-        record.setdefault("graphs", []).append({"kernels": kinds, "extern": extern})
+            nodes_info.append({**info, "kind": kinds[-1]})
+        record.setdefault("graphs", []).append({"kernels": kinds, "extern": extern, "nodes": nodes_info})
         return nodes
     return hook
+
+
+def segment_graph(nodes: list[dict], stmts, owners: list[int]) -> SegmentGraph:
+    """Kernels (and extern calls, as non-kernel segments) with the statements they compute and
+    the buffers between them: an edge wherever one node writes a buffer another reads."""
+    segs, writer, made, used = [], {}, [], []
+    for k, nd in enumerate(nodes):
+        idx = [i for i in sorted({owners[ln - 2] for ln in nd["lines"] if 0 <= ln - 2 < len(owners)})
+               if i >= 0 and stmts[i].is_op]
+        made.append([n for i in idx for n in stmts[i].outs if n])
+        used.append({n for i in idx for n in stmts[i].uses()})
+        segs.append(Segment(nd["kind"], nd["kind"] != "extern", tuple(nd["reads"]), tuple(nd["writes"]),
+                            tuple(_stmt_words(stmts[i]) for i in idx)))
+        for b in nd["writes"]:
+            writer[b] = k
+    edges = []
+    for k, nd in enumerate(nodes):
+        for b in nd["reads"]:
+            if b in writer and writer[b] != k:
+                p = writer[b]   # name the buffer by the script value that crosses, where one does
+                crossing = [n for n in made[p] if n in used[k]]
+                edges.append(Edge(p, k, crossing[-1] if crossing else b))
+    return SegmentGraph(tuple(segs), tuple(edges))
+
+
+def _stmt_words(s) -> str:
+    """``T3 = mul(T1, T2)``: a statement in a few words, in the script's own names."""
+    def v(x):
+        if isinstance(x, tuple):
+            return "[" + ", ".join(v(y) for y in x) + "]"
+        return repr(x)
+    args = ", ".join(v(val) if i < max(s.npos, 1) else f"{k}={v(val)}" for i, (k, val) in enumerate(s.args)
+                     if not (isinstance(val, tuple) and len(val) > 6))
+    outs = ", ".join(n or "_" for n in s.outs)
+    return (f"{outs} = " if outs else "") + f"{s.op}({args})"
 
 
 def compile_and_run(stmts, inputs, frontend, device) -> list:
@@ -152,7 +224,8 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
                    if isinstance(x, torch.Tensor) else x for x in inputs]
     checked = interpret(stmts, meta_inputs, frontend=frontend, ctx=Ctx(device="meta", frontend=frontend),
                         keep_values=True)
-    src = translate(stmts, frontend, checked.narrowed, checked.values)
+    owners: list[int] = []
+    src = translate(stmts, frontend, checked.narrowed, checked.values, owners)
     g = {"R": {k: v.ref for k, v in CATALOG.items() if v.ref is not None},
          "CTX": Ctx(device=device, generator=None, frontend=frontend), "torch": torch}
     exec(compile(src, "<fmin-inductor-fusion>", "exec"), g)
@@ -170,6 +243,7 @@ def compile_and_run(stmts, inputs, frontend, device) -> list:
     _last.clear()
     _last["stmts"] = stmts
     _last["source"] = src
+    _last["owners"] = owners
     _last["record"] = record
     compiled = torch.compile(fn, backend="inductor", fullgraph=True, dynamic=False)
     t0 = time.perf_counter()
@@ -249,6 +323,11 @@ class Inductor(Backend):
                 kinds = [k for gr in rec["graphs"] for k in gr["kernels"]]
                 result["segments"] = len(kinds)
                 result["schedulers"] = kinds
+                nodes = [nd for gr in rec["graphs"] for nd in gr.get("nodes", ())]
+                try:
+                    result["graph"] = segment_graph(nodes, _last["stmts"], _last.get("owners", [])).to_json()
+                except Exception:   # the graph is a view of the run; never let it fail the run
+                    pass
                 result.setdefault("environment", {})["extern_kernels"] = sum(gr["extern"] for gr in rec["graphs"])
             if "seconds" in _last:
                 result["execute_seconds"] = _last["seconds"]

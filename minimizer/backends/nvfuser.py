@@ -13,10 +13,14 @@ import os
 import sys
 
 from .base import Backend, RunOptions, register
-from .nvfuser_log import parse_error, segments_from_dump
+from .nvfuser_log import attach_rejections, parse_error, segment_graph_from_dump, segments_from_dump
 from .runner import run_with_modules
 
-DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion", "NVFUSER_DISABLE": "parallel_compile"}
+#: ``segmented_fusion``: segments, schedulers, crossing tensors and each segment's expressions;
+#: ``segmenter_logging``: why merges were rejected (the reasons a kernel boundary has; about
+#: twice the log of the first alone on a 4-op probe, parsed in the worker);
+#: ``parallel_compile`` off: the real error instead of the parallel-compile wrapper
+DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging", "NVFUSER_DISABLE": "parallel_compile"}
 
 
 def classify(error: BaseException) -> dict:
@@ -98,3 +102,6 @@ class NvFuser(Backend):
         if groups is not None:
             result["segments"] = len(groups)
             result["schedulers"] = [g or "none" for g in groups]
+        graph = segment_graph_from_dump(log, self.non_kernel)
+        if graph is not None and len(graph.segments) == len(groups or ()):
+            result["graph"] = attach_rejections(graph, log).to_json()

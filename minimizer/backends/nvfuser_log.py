@@ -33,9 +33,11 @@ Kinds (``NvfError.kind``):
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
+from ..segments import Edge, Rejection, Segment, SegmentGraph
 from .signature import first_line, mask
 
 # ---------------------------------------------------------------------------------------------
@@ -80,6 +82,188 @@ def segments_from_dump(text: str) -> list[str | None] | None:
                 out.append(None if m.group(1) == "g" else m.group(1))
         return out
     return None
+
+
+_EDGE = re.compile(r"^e\{\s*(.+?)\s*->\s*(.+?)\((.*)\)\s*\}$")
+_EXPR_ID = re.compile(r"^\((\d+)\)$")
+
+
+def _last_block(text: str) -> list[str] | None:
+    end = text.rfind(_END)
+    if end < 0:
+        return None
+    begin = text.rfind(_BLOCK, 0, end)
+    return [line.rstrip() for line in text[begin if begin >= 0 else 0:end].splitlines()]
+
+
+def segment_graph_from_dump(text: str, non_kernel: frozenset[str] = frozenset()) -> SegmentGraph | None:
+    """The whole segment graph of the LAST segmented-fusion block: segments in the order of the
+    ``groups:`` list (each with its scheduler, inputs, outputs and expressions from ``group
+    details:``), edges from ``edges:`` (``e{ <group> -> <group>(<tensor>) }``, groups named as in
+    the ``groups:`` list), and whether each segment is a kernel (its scheduler not in
+    ``non_kernel``). None when the text has no block."""
+    lines = _last_block(text)
+    if lines is None:
+        return None
+    stripped = [ln.strip() for ln in lines]
+    listed: list[str] = []          # "pointwise{2, 25}" as written in groups:
+    edges_raw: list[tuple[str, str, str]] = []
+    section = None
+    for ln in stripped:
+        if ln == "groups:":
+            section = "groups"
+            continue
+        if ln == "edges:":
+            section = "edges"
+            continue
+        if ln == "group details:":
+            break
+        if not ln:
+            continue
+        if section == "groups" and _LIST_GROUP.match(ln):
+            listed.append(ln.replace(" (merged)", ""))
+        elif section == "edges":
+            m = _EDGE.match(ln)
+            if m:
+                edges_raw.append((m.group(1).replace(" (merged)", ""), m.group(2).replace(" (merged)", ""), m.group(3)))
+    details = _group_details(stripped)
+    # details carry their expr ids as "(N)" lines; the groups list names a group by those ids
+    by_ids = {tuple(d["ids"]): d for d in details}
+    segments = []
+    for k, name in enumerate(listed):
+        sched = name.split("{", 1)[0]
+        ids = tuple(int(x) for x in re.findall(r"\d+", name.split("{", 1)[1])) if "{" in name else ()
+        d = by_ids.get(tuple(sorted(ids))) or (details[k] if k < len(details) else {})
+        sched = None if sched == "g" else sched
+        segments.append(Segment(sched, (sched or "") not in non_kernel, tuple(d.get("inputs", ())),
+                                tuple(d.get("outputs", ())), tuple(d.get("exprs", ())), d.get("group")))
+    if not listed:   # a block without a groups list: the details alone
+        for d in details:
+            sched = d.get("scheduler")
+            segments.append(Segment(sched, (sched or "") not in non_kernel, tuple(d["inputs"]), tuple(d["outputs"]),
+                                    tuple(d["exprs"]), d.get("group")))
+    index = {name: k for k, name in enumerate(listed)}
+    edges = tuple(Edge(index[a], index[b], t) for a, b, t in edges_raw if a in index and b in index)
+    return SegmentGraph(tuple(segments), edges)
+
+
+#: reject reasons that say only "this scheduler is not for this kind of fusion" (measured on the
+#: 0.2.36 segmenter log: the same lines for every union of a kind); what remains says why the
+#: scheduler that could take the union did not (registers, persistent buffers, un-mapped
+#: reductions, ...)
+_GENERIC_REASONS = re.compile(
+    r"must contain only a single expression|Expected only one expression|Expected the expression to be resharding|"
+    r"reduction of non-zero elements is not supported|output has a concrete dimension|No matmul patterns|"
+    r"No reduction op to schedule|No resize op to schedule|no support for reduction ops|"
+    r"cannot find two mismatching inner most dimensions|doesn't match with reduction type|"
+    r"No specific op for the greedy scheduler")
+_REJECT = re.compile(r"^Scheduler _(\w+)_ \*\*\*rejected\*\*\* because : ?(.*)$")
+
+
+def rejected_merges(text: str) -> list[tuple[frozenset[str], dict[str, str]]]:
+    """The segmenter's rejected merges (``NVFUSER_DUMP=segmenter_logging``): for each
+    ``**Segmenter** Considering fusion:`` block that ends without ``***Accepted***``, the tensors
+    its expressions define and, per scheduler, the reason it gave (masked, one line), generic
+    reasons left out."""
+    out = []
+    blocks = text.split("**Segmenter** Considering fusion:")[1:]
+    for b in blocks:
+        b = re.split(r"\*\*\*Runtime\*\*\*|Segmented_Fusion Dump", b)[0]
+        if "***Accepted***" in b:
+            continue
+        head = b.split("Scheduler _", 1)[0]
+        names = frozenset(re.findall(r"^(T\d+)_[a-z]_", head, re.M))
+        reasons: dict[str, str] = {}
+        lines = b.splitlines()
+        if not any(_REJECT.match(ln.strip()) for ln in lines):
+            # no scheduler was even asked: the merge crosses a segment_set (SegmenterSet) boundary
+            reasons["segment_set"] = "a segment_set boundary (no scheduler considered)"
+        for k, ln in enumerate(lines):
+            m = _REJECT.match(ln.strip())
+            if not m:
+                continue
+            why = m.group(2).strip() or next((x.strip() for x in lines[k + 1:k + 2] if x.strip()), "")
+            if _GENERIC_REASONS.search(why):
+                continue
+            reasons[m.group(1)] = mask(short_expr(why))[:_MESSAGE_CHARS]
+        if names:
+            out.append((names, reasons))
+    return out
+
+
+def _defined(expr: str) -> str | None:
+    m = re.match(r"^(T\d+) =", expr)
+    return m.group(1) if m else None
+
+
+def attach_rejections(graph: SegmentGraph, text: str) -> SegmentGraph:
+    """The graph with, for each kernel boundary, why nvFuser did not merge its two kernels: the
+    last rejected merge whose union holds expressions of both (its informative reasons)."""
+    merges = rejected_merges(text)
+    if not merges:
+        return graph
+    found = []
+    for b in graph.boundary_pairs():
+        p, c = graph.segments[b[0]], graph.segments[b[1]]
+        pn = {n for n in map(_defined, p.exprs) if n}
+        cn = {n for n in map(_defined, c.exprs) if n}
+        hit = [r for names, r in merges if names & pn and names & cn and r]
+        if hit:
+            reason = "; ".join(f"{k}: {v}" for k, v in sorted(hit[-1].items()))
+            found.append(Rejection(b[0], b[1], reason))
+    return dataclasses.replace(graph, rejections=tuple(found))
+
+
+def _group_details(lines: list[str]) -> list[dict]:
+    """Each ``g{(<scheduler>)`` ... ``}`` of ``group details:``: scheduler, group id, inputs,
+    outputs, expressions (one short line each) and their ids."""
+    if "group details:" not in lines:
+        return []
+    out: list[dict] = []
+    cur = None
+    part = None
+    expr: list[str] = []
+    for ln in lines[lines.index("group details:") + 1:]:
+        m = _DETAIL_GROUP.match(ln)
+        if m:
+            cur = {"scheduler": m.group(1), "group": None, "inputs": [], "outputs": [], "exprs": [], "ids": []}
+            out.append(cur)
+            part, expr = None, []
+            continue
+        if cur is None:
+            continue
+        if ln == "}":
+            cur["ids"].sort()
+            cur = None
+            continue
+        if ln.startswith("group id:"):
+            cur["group"] = ln.split(":", 1)[1].strip()
+        elif ln in ("inputs:", "outputs:"):
+            part = ln[:-1]
+        elif _EXPR_ID.match(ln):
+            cur["ids"].append(int(_EXPR_ID.match(ln).group(1)))
+            if expr:
+                cur["exprs"].append(short_expr(" ".join(expr)))
+            expr, part = [], "exprs"
+        elif not ln:
+            if part in ("inputs", "outputs"):
+                part = "exprs"
+        elif part in ("inputs", "outputs"):
+            cur[part].append(ln.rsplit(" ", 1)[0] if re.search(r"\] \w+$", ln) else ln)
+        else:
+            expr.append(ln)
+    return out
+
+
+def short_expr(text: str) -> str:
+    """One of nvFuser's printed expressions in a few words: tensor domains and memory-type/dtype
+    suffixes dropped (``T4_l_float[iS8{64}, ...] = T0_g_float[...] - T2_l_float[...];`` ->
+    ``T4 = T0 - T2``), the attribute list of a reduction kept to its op."""
+    t = re.sub(r"(T\d+)_[a-z]_[\w]+?\[[^\]]*\]", r"\1", text)
+    t = re.sub(r"\s+", " ", t).strip().rstrip(";")
+    t = re.sub(r", initial value = (?:\w+\([^)]*\)|[^,)]+)", "", t)
+    t = re.sub(r", allreduce = \w+", "", t)
+    return t.replace("( ", "(").replace(" )", ")")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from ..segments import SegmentGraph
+
 STATUSES = ("ok", "error", "crash", "timeout")
 
 
@@ -26,10 +28,15 @@ class Outcome:
     where: str | None = None          # execute | script: where the error was raised
     execute_seconds: float | None = None
     values: tuple | None = field(default=None, repr=False)  # (inputs, outputs) once loaded
+    graph: dict | None = None         # the segment graph (``segments.SegmentGraph`` as JSON), where known
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    @property
+    def segment_graph(self) -> SegmentGraph | None:
+        return SegmentGraph.from_json(self.graph)
 
     def to_json(self) -> dict:
         d = asdict(self)

@@ -19,6 +19,9 @@ from typing import Any
 from ..backends import RunOptions
 from .checks import (Check, ErrorMatches, Failure, LayoutDependent, Mismatch, Missing, OrderDependent, Schedulers,
                      Segments, ShellTest, Slower, Status, Trial, by_name, checks)
+from .checks.boundary import BoundaryKept
+from .checks.connected import Connected
+from .checks.kernels import Kernels, kernel_count
 from .checks.schedulers import multiset
 from .outcome import Outcome
 from .pool import Pools, Request
@@ -29,17 +32,48 @@ class Property:
     checks: tuple[Check, ...]
 
     @classmethod
-    def from_outcome(cls, o: Outcome) -> "Property":
-        """The default: the same failure if ``o`` failed, else the same segment count and the same
-        scheduler multiset (each only where the backend reports it)."""
+    def from_outcome(cls, o: Outcome, connected: bool = False) -> "Property":
+        """The default, from the original run: the same failure if it failed. If it ran, what a
+        user asking "why does this split?" means — one of its kernel boundaries kept (a kernel
+        feeding another through an intermediate tensor, the same scheduler kinds at both ends),
+        in one connected fusion when the original is connected (``connected``). An original
+        whose kernels are not joined by intermediates keeps its kernel count; one whose backend
+        reports segments but no graph keeps the segment count and scheduler multiset. Kernel
+        counts of 0 or 1 give ``Status("ok")`` alone: nothing to reduce (see ``interesting``)."""
         if not o.ok:
             return cls((Failure(o.status, o.signature),))
         found: list[Check] = [Status("ok")]
-        if o.segments is not None:
+        if connected:
+            found.append(Connected())
+        g = o.segment_graph
+        k = kernel_count(o)
+        if g is not None and g.boundaries():
+            found.append(BoundaryKept(tuple(sorted(g.boundary_kinds(), key=str))))
+        elif g is not None and k is not None and k >= 2:
+            found.append(Kernels("==", k))
+        elif g is None and o.segments is not None and (k or 0) >= 2:
             found.append(Segments("==", o.segments))
-        if o.schedulers is not None:
-            found.append(Schedulers(multiset(o.schedulers)))
+            if o.schedulers is not None:
+                found.append(Schedulers(multiset(o.schedulers)))
         return cls(tuple(found))
+
+    @property
+    def interesting(self) -> bool:
+        """Does it ask for more than "runs fine"? (A default of ``Status("ok")`` with nothing
+        else — or with connectivity alone — would reduce any script to nothing.)"""
+        return any(not isinstance(c, (Status, Connected)) for c in self.checks)
+
+    @property
+    def reads_segments(self) -> bool:
+        return any(c.reads_segments for c in self.checks)
+
+    def static(self, program, info) -> str | None:
+        """The first failing static judgement of a candidate program (None: nothing against it)."""
+        for key, c in self.keyed():
+            r = c.static(program, info)
+            if r is not None and not r[0]:
+                return f"{key}: {r[1]}"
+        return None
 
     @staticmethod
     def add_arguments(parser: argparse.ArgumentParser) -> None:

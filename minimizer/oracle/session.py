@@ -137,6 +137,18 @@ class PropertyDoesNotHold(Exception):
         self.prop, self.reason, self.outcome = prop, reason, outcome
 
 
+class NothingToReduce(PropertyDoesNotHold):
+    """The original ran fine and, asked nothing, shows nothing worth keeping: reducing it would
+    end at an empty fusion."""
+
+    def __init__(self, outcome):
+        from .outcome import outcome_words
+        what = outcome_words(outcome) if outcome is not None else "ok"
+        Exception.__init__(self, f"the original runs fine ({what}): nothing to reduce by default; name what to "
+                                 f"keep (e.g. --kernels '>=2', --mismatch, --slower 2, --error REGEX, --test CMD)")
+        self.prop, self.reason, self.outcome = "default", what, outcome
+
+
 @dataclass
 class Baseline:
     """What the original showed: its first run, the bound property, the replays."""
@@ -157,25 +169,66 @@ class PropertyOracle:
     """A property judged on real backends for candidates of one script (``path``)."""
 
     def __init__(self, prop: Property | None, pools: Pools, path: str, *, seed: int = 0,
-                 options: RunOptions | None = None):
+                 options: RunOptions | None = None, allow_degenerate: bool = False):
         self.flags = prop
         self.prop: Property | None = prop
         self.pools, self.path, self.seed = pools, path, seed
         self.options = options or RunOptions()
+        self.allow_degenerate = allow_degenerate
         self.baseline: Baseline | None = None
+        self.degenerate: dict[str, str] | None = None   # the original's degenerate tensors (None: unknown)
+        self.static_error: str | None = None            # why fmin's static check rejects the original
         self._executor: ThreadPoolExecutor | None = None
 
-    def establish(self, text: str, replays: int = 3) -> Baseline:
-        """Run the original; derive or bind the property; replay it. Raises PropertyDoesNotHold."""
+    def establish(self, text: str, replays: int = 3, program=None) -> Baseline:
+        """Run the original; derive or bind the property; replay it. Raises PropertyDoesNotHold
+        (NothingToReduce when, asked nothing, the original shows nothing)."""
+        from ..program import parse
+        from ..program.edits import tensor_components
+        from ..program.interpret import FusionError
+        from ..program.static import check, degenerate_features
+        program = program or parse(text, self.path)
+        connected = False
+        try:
+            info = check(program)
+            connected = len(tensor_components(program, info)) == 1
+            self.degenerate = degenerate_features(program, info)
+        except FusionError as e:   # the reference rejects it: the backend alone judges (no static guards)
+            self.static_error = e.describe(program) if hasattr(e, "describe") else str(e)
         needs_run = self.flags is None or self.flags.needs_outcome
         first = self.pools.primary.run(Request(text, self.path, RunOptions(seed=self.seed).over(self.options))) \
             if needs_run else None
-        self.prop = self.flags.bind(first) if self.flags is not None else Property.from_outcome(first)
+        if self.flags is not None:
+            self.prop = self.flags.bind(first)
+        else:
+            self.prop = Property.from_outcome(first, connected)
+            if not self.prop.interesting:
+                raise NothingToReduce(first)
         runs = [self.evaluate(text) for _ in range(max(1, replays))]
         self.baseline = Baseline(first, self.prop, runs)
         if self.baseline.held == 0:
             raise PropertyDoesNotHold(self.prop.describe(), runs[0].reason, first)
         return self.baseline
+
+    @property
+    def guards_degenerate(self) -> bool:
+        """Degenerate tensors are kept out where the property reads the segmentation (nvFuser
+        segments them apart: a count met that way is not the user's), unless allowed."""
+        return (not self.allow_degenerate and self.degenerate is not None and self.prop is not None
+                and self.prop.reads_segments)
+
+    def static_filter(self, program, info) -> str | None:
+        """Why a candidate is not worth running (None: run it): a static check of the property
+        fails, or it has a kind of degenerate tensor the original did not have."""
+        why = self.prop.static(program, info) if self.prop is not None else None
+        if why is not None or not self.guards_degenerate:
+            return why
+        from ..program.static import degenerate_features
+        new = {k: v for k, v in degenerate_features(program, info).items() if k not in self.degenerate}
+        if new:
+            kind, example = next(iter(new.items()))
+            return f"introduces a {kind} tensor ({example}) the original did not have"
+        return None
 
     def evaluate(self, text: str, program=None) -> PropertyVerdict:
         return evaluate(self.prop, text, self.path, self.pools, seed=self.seed, program=program, options=self.options)

@@ -60,6 +60,41 @@ def live(program: Program) -> set[int]:
     return keep
 
 
+def tensor_components(program: Program, info) -> list[set[int]]:
+    """The live statements grouped by what joins them through *tensor* values (def-use, both
+    ways; shared scalar constants do not join two pieces): one set per connected piece of the
+    fusion. ``info`` is the program's static check (it knows which values are tensors)."""
+    def is_tensor_value(j: int, name: str) -> bool:
+        v = info.value(j, name) if info is not None else None
+        return v is None or hasattr(v, "shape")
+
+    # statements that make only host values (constants, scalar arithmetic, size queries) belong
+    # to no piece: a constant used on both sides must not join them
+    keep = {i for i in live(program)
+            if program.stmts[i].call == "add_output" or not program.stmts[i].outs
+            or any(n is not None and is_tensor_value(i, n) for n in program.stmts[i].outs)}
+    parent = {i: i for i in keep}
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    defs = definitions(program)
+    for i in keep:
+        s = program.stmts[i]
+        for name in s.uses():
+            j = defs[i].get(name)
+            if j is None or j not in keep or not is_tensor_value(j, name):
+                continue
+            parent[find(i)] = find(j)
+    groups: dict[int, set[int]] = {}
+    for i in keep:
+        groups.setdefault(find(i), set()).add(i)
+    return sorted(groups.values(), key=min)
+
+
 def input_slots(program: Program) -> dict[int, list[int]]:
     """Input declaration index -> the positions of its values in the ``inputs`` list."""
     out, k = {}, 0
@@ -150,4 +185,4 @@ def input_arg(program: Program, decl: int):
 
 
 __all__ = ["Binding", "definitions", "producers", "users", "live", "input_slots", "remove_stmts", "dce",
-           "replace_uses", "insert_input", "replace_input", "input_arg", "fresh_name", "size", "Ref"]
+           "replace_uses", "insert_input", "replace_input", "input_arg", "tensor_components", "fresh_name", "size", "Ref"]

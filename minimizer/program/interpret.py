@@ -31,6 +31,16 @@ class FusionError(Exception):
         self.kind = kind
         self.stmt_index = stmt_index
 
+    def describe(self, program) -> str:
+        """The error with the statement it comes from: ``line 12 (T5 = fd.ops.reshape(...)): ...``."""
+        i = self.stmt_index
+        if i is None or not 0 <= i < len(program.stmts):
+            return str(self)
+        s = program.stmts[i]
+        line = f"line {s.origin.line}" if s.origin is not None else f"statement {i + 1}"
+        outs = ", ".join(n or "_" for n in s.outs)
+        return f"{line} ({(outs + ' = ') if outs else ''}fd.{s.call}(...)): {self}"
+
 
 @dataclass
 class TensorFacts:

@@ -59,3 +59,30 @@ def is_valid(program: Program) -> bool:
         return True
     except FusionError:
         return False
+
+
+#: what a candidate may not introduce unless the original had it (``--allow-degenerate``)
+DEGENERATE = ("zero-element", "0-d", "broadcast-only")
+
+
+def degenerate_features(program: Program, info: Info) -> dict[str, str]:
+    """Degenerate tensors among the program's live values, by kind, each with one example:
+    a zero-element tensor, a 0-d tensor, or a tensor whose every dim is a broadcast (extent 1).
+    nvFuser gives such tensors segments of their own (no-op, expr_eval) that are not the
+    segmentation a user asks about, so a reduction must not slip into them."""
+    from .edits import live
+    found: dict[str, str] = {}
+    keep = live(program)
+    for i, vals in enumerate(info.values):
+        if i not in keep:
+            continue
+        for name, v in vals.items():
+            if not isinstance(v, torch.Tensor):
+                continue
+            if v.numel() == 0:
+                found.setdefault("zero-element", f"{name} {list(v.shape)}")
+            elif v.dim() == 0:
+                found.setdefault("0-d", name)
+            elif all(d == 1 for d in v.shape):
+                found.setdefault("broadcast-only", f"{name} {list(v.shape)}")
+    return found

@@ -67,7 +67,8 @@ class Reducer:
     def __init__(self, program: Program, judge: "Session | Judge", *, jobs: int = 1, passes: list[Pass] | None = None,
                  out_dir: str | None = None, on_progress: Callable[[dict], None] | None = None,
                  max_tests: int | None = None, max_seconds: float | None = None,
-                 also_interesting_dir: str | None = None):
+                 also_interesting_dir: str | None = None,
+                 static_filter: Callable[[Program, object], str | None] | None = None):
         self.best = program
         self.best_text = to_source(program)
         self.session = judge if isinstance(judge, Session) else \
@@ -77,6 +78,9 @@ class Reducer:
         self.out_dir = out_dir
         self.on_progress = on_progress
         self.max_tests, self.max_seconds = max_tests, max_seconds
+        #: a candidate for which this returns a reason is dropped before any run (the property's
+        #: static checks, the degenerate-tensor guard)
+        self.static_filter = static_filter
         self.stats = {p.name: PassStats() for p in self.passes}
         self.tests = 0
         self.cache_hits = 0
@@ -155,6 +159,9 @@ class Reducer:
         try:
             info = static.check(cand)
         except FusionError:
+            st.invalid += 1
+            return None
+        if self.static_filter is not None and self.static_filter(cand, info) is not None:
             st.invalid += 1
             return None
         text = to_source(cand)

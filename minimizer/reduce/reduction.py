@@ -23,13 +23,14 @@ from .. import report as reports
 from ..backends import RunOptions
 from ..oracle.pool import Pool, Pools
 from ..oracle.property import Property
-from ..oracle.session import PropertyDoesNotHold, PropertyOracle, Session
+from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Session
 from ..program import edits
 from ..program.reader import parse, parse_file
 from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
+from .passes import passes_for
 
-__all__ = ["Options", "PropertyDoesNotHold", "reduce_script"]
+__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "reduce_script"]
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Options:
     resume: bool = True
     quiet: bool = False
     run_options: RunOptions = RunOptions()
+    allow_degenerate: bool = False
 
 
 class StatusLine(ProgressLine):
@@ -77,9 +79,9 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
         given[opt.backend] = pool
     with Pools(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options,
                given=given) as pools:
-        oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed)
+        oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed, allow_degenerate=opt.allow_degenerate)
         try:
-            base = oracle.establish(original_text, opt.replays)
+            base = oracle.establish(original_text, opt.replays, program=original)
             prop = base.prop
             prop_key = json.dumps(prop.to_json(), sort_keys=True)
             cache_path = os.path.join(out_dir, "cache.json")
@@ -97,8 +99,10 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                 if s.get("accepted"):
                     session.save(cache_path)
 
+            min_extent = 2 if oracle.guards_degenerate else 1
             reducer = Reducer(start, session, jobs=opt.jobs, out_dir=out_dir, on_progress=progress,
-                              max_tests=opt.max_tests, max_seconds=opt.max_seconds)
+                              max_tests=opt.max_tests, max_seconds=opt.max_seconds,
+                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter)
             if not resumed:
                 reducer.save_best()
             write_state(out_dir, original_text, prop_key, tests=0, done=False)

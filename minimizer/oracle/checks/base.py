@@ -89,6 +89,8 @@ class Check:
     needs_values: ClassVar[bool] = False
     #: the position of this check's flags in ``--help`` and of the check in a property
     order: ClassVar[int] = 50
+    #: it reads how the fusion was segmented: shapes then keep extents >= 2 (``ShrinkShapes``)
+    reads_segments: ClassVar[bool] = False
 
     # ---- the command line ----
     @classmethod
@@ -104,6 +106,12 @@ class Check:
     def backends(self) -> set[str]:
         """Backends besides the one under test whose pools ``gather`` uses."""
         return set()
+
+    def static(self, program: "Program", info) -> tuple[bool, str] | None:
+        """Judge from the candidate program alone (its static check ``info``), before any run:
+        the reducer drops a candidate that fails here without calling a backend. None: this
+        check needs a run."""
+        return None
 
     def gather(self, trial: Trial) -> Any:
         """Run what the check needs beyond the outcome; the result (or a ``Missing``) is what

@@ -31,6 +31,7 @@ def kernel_count(o) -> int | None:
 @dataclass(frozen=True)
 class Kernels(Check):
     name: ClassVar[str] = "kernels"
+    reads_segments: ClassVar[bool] = True
     order: ClassVar[int] = 11
     op: str
     n: int | None = None     # None: the original's count (``bind``)

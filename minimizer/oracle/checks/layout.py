@@ -57,6 +57,7 @@ class LayoutDependent(Check):
     """Giving the plain inputs another memory layout (same logical values) changes the outcome:
     status/signature, segment count or scheduler multiset."""
     name: ClassVar[str] = "layout-dependent"
+    reads_segments: ClassVar[bool] = True
     order: ClassVar[int] = 62
     cost: ClassVar[int] = 4
 

@@ -134,6 +134,7 @@ class OrderDependent(Check):
     """Permuting the fusion inputs (declarations and ``inputs`` list together) changes the outcome:
     status/signature, segment count or scheduler multiset."""
     name: ClassVar[str] = "order-dependent"
+    reads_segments: ClassVar[bool] = True
     order: ClassVar[int] = 60
     cost: ClassVar[int] = 5
     max_swaps: int = 28

@@ -31,6 +31,7 @@ def plural(n: int, word: str) -> str:
 class Segments(Check):
     """Segment count compared with a number."""
     name: ClassVar[str] = "segments"
+    reads_segments: ClassVar[bool] = True
     order: ClassVar[int] = 10
     op: str
     n: int | None       # None: the original's count (``bind``)

@@ -35,6 +35,11 @@ PASSES: list[Pass] = [
 ]
 
 
+def passes_for(*, min_extent: int = 1) -> list[Pass]:
+    """``PASSES`` with the options of one reduction (see ``ShrinkShapes.min_extent``)."""
+    return [ShrinkShapes(min_extent) if isinstance(p, ShrinkShapes) else p for p in PASSES]
+
+
 def cosmetic_key(program, info=None) -> tuple[int, ...]:
     """(input elements, sum of extent-like ints, summed input rank, non-Float floating inputs,
     non-plain layout facts, non-simple scalar constants, input-order disorder, non-canonical
@@ -54,6 +59,6 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
             _order.cost(program), _rename.cost(program, info))
 
 
-__all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "ValueToInput",
+__all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "passes_for", "DropOutputs", "CutAtIntermediate", "ValueToInput",
            "Bypass", "MergeInputs", "CanonicalInputOrder", "PlainLayouts", "ShrinkShapes", "FewerDims",
            "SimplifyDtypes", "SimplifyScalars", "Rename"]

@@ -109,14 +109,21 @@ def resize(program, old: int, new: int):
 
 
 class ShrinkShapes(Pass):
+    """``min_extent`` 2 (when the property reads the segmentation) keeps every extent that was
+    at least 2 at 2 or more: an extent of 1 turns a dim into a broadcast, and nvFuser schedules a
+    broadcast-only or scalar-like tensor differently — a segmentation met that way is not the
+    user's."""
     name = "shrink-shapes"
     cosmetic = True
+
+    def __init__(self, min_extent: int = 1):
+        self.min_extent = max(1, min_extent)
 
     def candidates(self, program, info, start=0) -> Candidates:
         values = sorted({site[-1] for site in sites(program)}, reverse=True)
         pos = -1
         for v in values:
-            for target in dict.fromkeys((1, v // 2)):
+            for target in dict.fromkeys((self.min_extent, max(self.min_extent, v // 2))):
                 if not 1 <= target < v:
                     continue
                 pos += 1
