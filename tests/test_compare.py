@@ -39,7 +39,7 @@ def matmul():
         split += a[:, k0:k0 + 128] @ b[k0:k0 + 128]
     serial = torch.zeros(512, 512)
     for k in range(1025):
-        serial += a[:, k:k + 1] * b[k:k + 1, :]
+        serial.addcmul_(a[:, k:k + 1], b[k:k + 1, :])
     return eager, exact, split, serial
 
 
@@ -150,6 +150,9 @@ def test_exact_ops_admit_one_ulp_and_nothing_more():
         d = judge_one(one, eager, exact)
         assert not d.ok and d.worst == [5, 7] and "more than one ulp" in d.reason
         assert compare([one], [eager]).ok        # today's dtype tolerance lets it pass
+    sub = torch.tensor([1e-40, -3e-42, 1.0])     # float32 subnormals, flushed to zero (FTZ)
+    assert judge_one(torch.tensor([0.0, -0.0, 1.0]), sub, sub.double()).ok
+    assert not judge_one(torch.tensor([0.0, -0.0, 0.0]), sub, sub.double()).ok
 
 
 def test_a_narrowing_cast_is_judged_by_the_dtype_tolerance():
@@ -337,17 +340,17 @@ def test_mmap_loaded_tensors(tmp_path):
 
 
 def test_memory_stays_bounded_on_a_large_output():
-    """6M float32 elements: judged in one piece the process grows by ~620 MB (float64 copies and
-    temporaries); in chunks of 2**18 elements by ~50 MB."""
+    """3M float32 elements: judged in one piece the process grows by ~310 MB (float64 copies and
+    temporaries); in chunks of 2**17 elements by ~25 MB."""
     code = r"""
 import resource, torch
 from minimizer.oracle.compare import judge
-n = 6_000_000
+n = 3_000_000
 x = torch.randn(n, dtype=torch.float64)
 e = x.float(); b = e.clone(); b[n - 5] = 0.0
 e[::3] = torch.nextafter(e[::3], torch.tensor(float("inf")))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-d = judge([b], [e], [x], chunk=1 << 18).outputs[0]
+d = judge([b], [e], [x], chunk=1 << 17).outputs[0]
 grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
 print(d.ok, d.worst[0], grew)
 """
@@ -355,8 +358,8 @@ print(d.ok, d.worst[0], grew)
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     ok, worst, grew_kb = out.stdout.split()
-    assert ok == "False" and worst == "5999995"
-    assert int(grew_kb) < 150 * 1024, f"grew by {int(grew_kb) / 1024:.0f} MB"
+    assert ok == "False" and worst == "2999995"
+    assert int(grew_kb) < 100 * 1024, f"grew by {int(grew_kb) / 1024:.0f} MB"
 
 
 def test_compare_one_fp64_reference_unchanged():
