@@ -21,15 +21,16 @@ dtype D, with B the backend's value, E eager's and X the exact one (X_D: X round
 2. Eager exact (E == X at every element: a copy, a permute, a widening cast, exact arithmetic):
    every element of B within one ulp of D of X — one rounding, nothing more (a subnormal X may
    also be flushed to zero).
-3. Otherwise B is accepted when every element is within the dtype tolerance of X_D (today's
-   rule), or else when both
-      RMSE(B, X)                 <= k * RMSE(E, X) + floor,  floor = RMS over elements of ulp_D(X_D)
-      max (|B - X| - ulp_D(X_D)) <= k * max |E - X|        (no element far beyond eager's worst,
-      max |B - X_D| / tol        <= max(1, k * max |E - X_D| / tol)    in absolute terms or
-                                                           in units of its own dtype tolerance)
+3. Otherwise B is accepted when every element is within the dtype tolerance (tol) of X_D
+   (today's rule), or else when all three hold:
+      RMSE(B, X)                 <= k * RMSE(E, X) + floor      floor: RMS of ulp_D(X_D)
+      max (|B - X| - ulp_D(X_D)) <= k * max |E - X|            (no element far beyond eager's
+      max |B - X_D| / tol        <= max(1, k * max |E - X_D| / tol)   worst, in absolute terms
+                                                                 or in units of its tolerance)
    with k = factor * sqrt(max(1, ``SMALL`` / n)) over the n elements finite in all three, and
-   factor 10 for float32 outputs, 3 for float16/bfloat16 (``default_factor``). Integers and bools: B equal to E (or to X) at
-   every element. docs/mismatch.md gives the measurements behind the factor and the floor.
+   factor 10 for float32 outputs, 3 for float16/bfloat16 (``default_factor``).
+4. Integers and bools: B equal to E (or to X) at every element.
+docs/mismatch.md gives the measurements behind the factor and the floor.
 
 What else counts as a mismatch: a different number of outputs, a different shape or dtype (the
 program means something else; reported with ``what`` = "shape"/"dtype"). Strides and devices are
