@@ -360,3 +360,26 @@ def test_mismatch_end_to_end_on_inductor_relu_bug(pools):
     assert v.outcome.values_path is None              # saved values are deleted once judged
     clean = evaluate(p, PLAIN, "relu.py", Pools.of(ind, reference=ref), seed=3)
     assert not clean.holds and "match reference" in clean.reason
+
+
+def test_a_write_between_the_elements_of_a_strided_input_is_a_mismatch():
+    """The (2, 2) view with strides (3, 1) of a 6-element storage, written in place through an
+    aliased output: the view's four elements agree, but the backend also wrote slot 2, which the
+    view does not hold (the storage gets a value one slot early) — only the storage shows it."""
+    base = torch.zeros(6)
+    view = base.as_strided((2, 2), (3, 1))
+    right = torch.tensor([0.1, 0.2, 0.0, 0.3, 0.4, 0.0])
+    wrong = right.clone()
+    wrong[2] = 0.3
+
+    def run(storage):
+        o = Outcome("ok", values=([view.clone(), torch.ones(2, 2)], []))
+        o.storages = {0: storage}
+        return o
+
+    refs = FakePool("reference", [run(right), run(right)])     # eager, then the exact (fp64) run
+    v = evaluate(Property((Mismatch(),)), PLAIN, "x.py", Pools.of(FakePool("nvfuser", [run(wrong)]), reference=refs))
+    assert v.holds and "input 0's storage (after execute)" in v.reason and "worst at [2]" in v.reason
+    refs = FakePool("reference", [run(right)])
+    same = evaluate(Property((Mismatch(),)), PLAIN, "x.py", Pools.of(FakePool("nvfuser", [run(right)]), reference=refs))
+    assert not same.holds

@@ -124,11 +124,28 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
             def cpu(v):
                 return v.detach().to("cpu") if isinstance(v, torch.Tensor) else v
             torch.save({"inputs": [cpu(v) for v in last["inputs"]],
-                        "outputs": [cpu(v) for v in last["outputs"]]}, values_path)
+                        "outputs": [cpu(v) for v in last["outputs"]],
+                        "storages": {k: cpu(s) for k, s in _gapped_storages(last["inputs"]).items()}}, values_path)
             result["values_path"] = values_path
     if extra is not None:
         extra(result)
     return result
+
+
+def _gapped_storages(inputs) -> dict[int, torch.Tensor]:
+    """The whole storage, as a flat tensor, of every input whose elements do not fill it (a
+    strided view with gaps, an offset, an expanded dim): a fusion that writes such an input in
+    place (an aliased output) must write the view's elements and nothing between them, and only
+    the storage shows a write that lands one slot early."""
+    out = {}
+    for k, v in enumerate(inputs):
+        if not isinstance(v, torch.Tensor) or v.numel() == 0:
+            continue
+        st = v.untyped_storage()
+        n = st.nbytes() // v.element_size()
+        if n != v.numel() or v.storage_offset() != 0 or not v.is_contiguous():
+            out[k] = torch.empty(0, dtype=v.dtype, device=v.device).set_(st, 0, (n,), (1,))
+    return out
 
 
 def _warm_time(call: dict, k: int, device: str) -> float:

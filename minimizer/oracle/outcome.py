@@ -29,6 +29,7 @@ class Outcome:
     execute_seconds: float | None = None
     values: tuple | None = field(default=None, repr=False)  # (inputs, outputs) once loaded
     graph: dict | None = None         # the segment graph (``segments.SegmentGraph`` as JSON), where known
+    storages: dict | None = field(default=None, repr=False)  # input index -> its whole storage, once loaded
 
     @property
     def ok(self) -> bool:
@@ -56,6 +57,7 @@ class Outcome:
         import torch
         v = torch.load(self.values_path, weights_only=False)
         self.values = (v["inputs"], v["outputs"])
+        self.storages = v.get("storages") or {}
         return self.values
 
 

@@ -54,6 +54,7 @@ def drop_values(o: Outcome | None) -> None:
             pass
     o.values_path = None
     o.values = None
+    o.storages = None
 
 
 def _values(o: Outcome):
@@ -119,27 +120,34 @@ class Mismatch(Check):
         if rnd:
             return Missing(f"uses random ops ({', '.join(rnd)}): values differ between backends by design")
         ev = MismatchEvidence()
-        mine = _values(o)
+        mine, ss = _values(o), o.storages
         if mine is None:   # the caller's outcome came without values: run again, keeping them
             o2 = trial.run(want_values=True)
-            mine = _values(o2) if o2.ok else None
+            mine, ss = (_values(o2), o2.storages) if o2.ok else (None, None)
             drop_values(o2)
             if mine is None:
                 return Missing(f"a second run to save values gave {failure_words(o2)}")
         r = trial.run(self.reference, want_values=True)
         ev.reference = r
         try:
-            theirs = _values(r) if r.ok else None
+            theirs, rss = (_values(r), r.storages) if r.ok else (None, None)
         finally:
             drop_values(r)
         if theirs is None:
             return ev
         (ins, outs), (rins, routs) = mine, theirs
         labels = [f"output {i}" for i in range(len(routs))]
-        # inputs after execute: an aliased output (``add_output(x, alias_input=T0)``) updates one
+        # inputs after execute: an aliased output (``add_output(x, alias_input=T0)``) updates one;
+        # where the input is a view with gaps, its whole storage too (a write between its elements)
         n_in = min(len(ins), len(rins))
         labels += [f"input {i} (after execute)" for i in range(n_in)]
-        both = (list(outs) + list(ins[:n_in]), list(routs) + list(rins[:n_in]))
+        ss, rss = ss or {}, rss or {}
+        gapped = sorted(k for k in ss if k in rss and k < n_in)
+        labels += [f"input {k}'s storage (after execute)" for k in gapped]
+        ins = list(ins[:n_in]) + [ss[k] for k in gapped]
+        rins = list(rins[:n_in]) + [rss[k] for k in gapped]
+        n_in = len(ins)
+        both = (list(outs) + ins, list(routs) + rins)
         ev.comparison = compare(*both, scale=self.scale, labels=labels) if len(outs) == len(routs) else \
             compare(outs, routs, scale=self.scale)
         if ev.comparison.ok or len(outs) != len(routs) or not _has_floating(outs + ins[:n_in]) or \
