@@ -29,7 +29,7 @@ from typing import Callable
 
 from .backends import RunOptions
 from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
-from .oracle.outcome import outcome_key, outcome_words
+from .oracle.outcome import boundary_change, outcome_key, outcome_words
 from .reduce.ddmin import ddmin
 
 _LAYOUT_ARGS = ("contiguity", "stride_order", "contiguous")
@@ -469,6 +469,7 @@ def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float, r
                            "supported for this pair")
     d = {"good": good_path, "bad": bad_path, "backend": opt.backend,
          "outcome_good": outcome_words(o_good), "outcome_bad": outcome_words(o_bad),
+         "boundary_change": boundary_change(o_good, o_bad),
          "changes": [c.to_json() for c in al.changes], "forward": None, "backward": None,
          "same_outcome": outcome_key(o_good) == outcome_key(o_bad)}
     if not d["same_outcome"]:
@@ -520,7 +521,7 @@ def _summary(side: dict, onto: str, forward: bool) -> str:
 def to_markdown(d: dict) -> str:
     lines = [f"## Why `{os.path.basename(d['bad'])}` differs from `{os.path.basename(d['good'])}`", "",
              f"On the `{d['backend']}` backend GOOD gives **{d['outcome_good']}**, BAD gives "
-             f"**{d['outcome_bad']}**.", ""]
+             f"**{d['outcome_bad']}**" + (f": {d['boundary_change']}." if d.get("boundary_change") else "."), ""]
     if d["same_outcome"]:
         lines += ["The outcomes are the same: nothing to isolate.", ""]
     else:
@@ -542,6 +543,8 @@ def to_markdown(d: dict) -> str:
 
 def summary_lines(d: dict) -> list[str]:
     out = [f"GOOD: {d['outcome_good']}   BAD: {d['outcome_bad']}   ({len(d['changes'])} differences)"]
+    if d.get("boundary_change"):
+        out.append(f"from GOOD to BAD {d['boundary_change']}")
     if d["same_outcome"]:
         out.append("the outcomes are the same: nothing to isolate")
         return out

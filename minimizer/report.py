@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .segments import SegmentGraph
+
 
 def _outcome_dict(o) -> dict | None:
     if o is None:
         return None
     return {"status": o.status, "signature": o.signature, "segments": o.segments, "schedulers": o.schedulers,
-            "error_kind": o.error_kind, "seconds": round(o.seconds, 4)}
+            "error_kind": o.error_kind, "seconds": round(o.seconds, 4), "graph": o.graph}
 
 
 def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple[int, int, int],
@@ -38,6 +40,27 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
         "environment": environment or {},
         "minimal_script": minimal_script,
     }
+
+
+def _graph_sections(d: dict) -> list[str]:
+    """The segment graphs (Mermaid, which GitHub draws): the minimized one open, the original's
+    folded; each kernel boundary with nvFuser's reason for not merging where it gave one."""
+    out = []
+    for key, title, folded in (("outcome_after", "Segments of the minimized script", False),
+                               ("outcome_before", "Segments of the original", True)):
+        g = SegmentGraph.from_json((d.get(key) or {}).get("graph"))
+        if g is None or not g.segments:
+            continue
+        body = ["```mermaid", g.mermaid(), "```", ""]
+        for b in g.boundaries():
+            body.append(f"- boundary {b.words()}" + (f" — not merged: {b.reason}" if b.reason else ""))
+        if g.boundaries():
+            body.append("")
+        if folded:
+            out += [f"<details><summary>{title}: {g.words()}</summary>", "", *body, "</details>", ""]
+        else:
+            out += [f"### {title}", "", g.words(), "", *body]
+    return out
 
 
 def _seg_row(name: str, o: dict | None) -> str:
@@ -81,6 +104,7 @@ def to_markdown(d: dict[str, Any]) -> str:
     ]
     if d.get("replays"):
         lines += ["Replays: " + ", ".join(f"{k}: {v}" for k, v in d["replays"].items()), ""]
+    lines += _graph_sections(d)
     lines += ["### Environment", "", env_lines or "- (not recorded)", "",
               "### Minimal script", "", "```python", d["minimal_script"].rstrip("\n"), "```", ""]
     lines += ["<details><summary>Passes</summary>", "",

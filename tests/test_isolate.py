@@ -219,12 +219,12 @@ def test_fmin_isolate_on_inductor(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert rc == 0, printed
     d = json.loads((out / "isolate.json").read_text())
-    assert d["outcome_good"].startswith("1 segment") and d["outcome_bad"].startswith("2 segments")
+    assert d["outcome_good"].startswith("1 kernel") and d["outcome_bad"].startswith("2 kernels")
     assert len(d["changes"]) == 3                       # mul operands swapped, the sum, its output
     fwd = " | ".join(d["forward"]["words"])
     assert len(d["forward"]["changes"]) == 2 and "dims=[0]" in fwd and "add_output" in fwd
     assert "mul" not in fwd
     # undoing only the add_output makes the extra sum dead: Inductor drops it
     assert len(d["backward"]["changes"]) == 1 and "add_output" in d["backward"]["words"][0]
-    assert "turns 1 segment" in printed and (out / "isolate.md").exists()
+    assert "turns 1 kernel" in printed and (out / "isolate.md").exists()
     assert (out / "good_plus_changes.py").exists()

@@ -85,6 +85,9 @@ def outcome_words(o: Outcome | None) -> str:
         return "no outcome"
     if not o.ok:
         return f"{o.status} `{o.signature}`"
+    g = o.segment_graph
+    if g is not None and g.segments:
+        return g.words()
     if o.segments is None:
         return "ok"
     words = f"{o.segments} segment" + ("" if o.segments == 1 else "s")
@@ -93,3 +96,21 @@ def outcome_words(o: Outcome | None) -> str:
         words += " [" + ", ".join(k if v == 1 else f"{k}×{v}" for k, v in sorted(c.items())) + "]"
     return words
 
+
+def boundary_change(a: Outcome | None, b: Outcome | None) -> str | None:
+    """Which kernel boundaries (producer → consumer scheduler kinds) ``b`` has that ``a`` has not,
+    and the other way round, in words; None when both have the same kinds (or no graphs)."""
+    ga = a.segment_graph if a is not None else None
+    gb = b.segment_graph if b is not None else None
+    if ga is None and gb is None:
+        return None
+    ka = {x.kinds: x for x in ga.boundaries()} if ga is not None else {}
+    kb = {x.kinds: x for x in gb.boundaries()} if gb is not None else {}
+    gone = [ka[k].words() for k in ka if k not in kb]
+    new = [kb[k].words() for k in kb if k not in ka]
+    parts = []
+    if gone:
+        parts.append("the boundary " + ", ".join(gone) + (" disappears" if len(gone) == 1 else " disappear"))
+    if new:
+        parts.append("the boundary " + ", ".join(new) + (" appears" if len(new) == 1 else " appear"))
+    return "; ".join(parts) or None

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...program.variants import relayout
-from ..outcome import Outcome, confirmed, outcome_key, outcome_words
+from ..outcome import Outcome, boundary_change, confirmed, outcome_key, outcome_words
 from .base import Check, Missing, Trial, register
 
 
@@ -30,7 +30,9 @@ class LayoutResult:
             return self.skipped
         what = "swapping the two innermost dims in memory of " + ", ".join(self.changed)
         if self.found:
-            return f"{what} gives {outcome_words(self.outcome)} instead of {outcome_words(self.original)}"
+            change = boundary_change(self.original, self.outcome)
+            return (f"{what} gives {outcome_words(self.outcome)} instead of {outcome_words(self.original)}"
+                    + (f": {change}" if change else ""))
         return f"{what} keeps {outcome_words(self.original)}"
 
     def to_json(self) -> dict:

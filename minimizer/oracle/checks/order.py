@@ -15,7 +15,7 @@ from typing import Callable, ClassVar, Iterator
 
 from ...model import Program
 from ...program.variants import input_names, permute_inputs
-from ..outcome import Outcome, confirmed, outcome_key, outcome_words
+from ..outcome import Outcome, boundary_change, confirmed, outcome_key, outcome_words
 from .base import Check, Missing, Trial, register
 
 
@@ -84,8 +84,9 @@ class OrderResult:
             return self.skipped
         if not self.found:
             return f"none of {self.tried} input orders tried changes the outcome ({outcome_words(self.original)})"
+        change = boundary_change(self.original, self.outcome)
         return (f"{describe_permutation(self.perm, self.names)} gives {outcome_words(self.outcome)} "
-                f"instead of {outcome_words(self.original)}")
+                f"instead of {outcome_words(self.original)}" + (f": {change}" if change else ""))
 
     def to_json(self) -> dict:
         return {"found": self.found, "tried": self.tried, "perm": self.perm, "kind": self.kind,
