@@ -71,6 +71,27 @@ def _resolve_jobs(args) -> None:
         args.jobs = auto_jobs(args.device or _default_device())
 
 
+def _command_line() -> str:
+    """This fmin invocation as a shell command (for the headers of what it writes), without the
+    options that do not change the result (where it is written, workers, quiet): the same
+    script, property and seed then give the same bytes whatever the run."""
+    import shlex
+    drop_with_value, drop = {"--out", "-o", "--jobs"}, {"-q", "--quiet", "--no-resume"}
+    argv, out, skip = sys.argv[1:], [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in drop_with_value:
+            skip = "=" not in a
+            continue
+        if a in drop:
+            continue
+        out.append(a)
+    return shlex.join(["fmin", *out])
+
+
 def _property(args):
     from .oracle.property import Property
     try:
@@ -113,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let candidates have zero-element, 0-d or all-broadcast tensors the original did not have, "
                         "and shrink extents to 1 (by default a reduction keeps them out: nvFuser gives such tensors "
                         "segments of their own)")
+    r.add_argument("--keep-frontend", action="store_true",
+                   help="reduce a legacy `nvfuser` script as written even where nvFuser has only nvfuser_direct "
+                        "(by default fmin reduces its `fmin upgrade` translation there)")
     r.add_argument("-q", "--quiet", action="store_true", help="no status line")
 
     i = sub.add_parser("isolate", help="which differences between a GOOD and a BAD script explain their "
@@ -123,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--out", metavar="DIR", help="where to write isolate.md/isolate.json (default: BAD without "
                                                 ".py, plus .isolate)")
     i.add_argument("--max-tests", type=int, default=200, help="oracle calls per direction (default 200)")
+    i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
@@ -316,7 +341,8 @@ def cmd_reduce(args) -> int:
     opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
                   seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
                   max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
-                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate)
+                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate,
+                  command=_command_line(), keep_frontend=args.keep_frontend)
     try:
         rep = reduce_script(args.script, prop, opt)
     except PropertyDoesNotHold as e:
@@ -342,7 +368,8 @@ def cmd_isolate(args) -> int:
     _read(args.good)
     _read(args.bad)
     opt = Options(backend=resolve(args.backend), device=args.device or _default_device(), jobs=args.jobs,
-                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args))
+                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args),
+                  quiet=args.quiet)
     try:
         d = isolate(args.good, args.bad, opt=opt)
     except IsolateError as e:

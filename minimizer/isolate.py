@@ -410,6 +410,7 @@ class Options:
     timeout: float = 600.0
     max_tests: int | None = 200
     run_options: RunOptions = RunOptions()
+    quiet: bool = True
 
 
 def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | None = None,
@@ -425,12 +426,24 @@ def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | No
         return _isolate(al, run, good_path, bad_path, opt, t0)
     from .oracle import Pool, Request
     from .program import to_source
+    from .progress import ProgressLine
+    status = ProgressLine(opt.quiet)
+    status.starting(opt.backend, opt.device, opt.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
+    runs = [0]
     with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options) as pool:
         def request(p: Program) -> Request:
             return Request(to_source(p), os.path.abspath(bad_path), RunOptions(seed=opt.seed))
 
-        return _isolate(al, lambda p: pool.run(request(p)), good_path, bad_path, opt, t0,
-                        run_many=lambda ps: pool.run_many([request(p) for p in ps]))
+        def run_many(ps):
+            out = pool.run_many([request(p) for p in ps])
+            runs[0] += len(ps)
+            status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {runs[0]} runs")
+            return out
+
+        try:
+            return _isolate(al, lambda p: run_many([p])[0], good_path, bad_path, opt, t0, run_many=run_many)
+        finally:
+            status.done()
 
 
 def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float, run_many=None) -> dict:

@@ -1,10 +1,17 @@
-"""One live progress line on stderr, for the reducer and the fuzzer: redrawn in place on a
-terminal; elsewhere (CI logs, pipes) printed as a new line at most every ``every`` seconds, so a
-long run neither floods a log nor stays silent."""
+"""What a long command says while it works, on stderr: one live status line (redrawn in place
+with ``rich`` on a terminal; elsewhere — CI logs, pipes — printed as a plain new line at most every
+``every`` seconds, so a long run neither floods a log nor stays silent), and one-off notes such as
+the start-up line while workers warm (the first compile in a worker takes tens of seconds; a
+command that says nothing for that long looks hung)."""
 from __future__ import annotations
 
 import sys
 import time
+
+#: what a worker's first run costs, by backend (measured: docs/benchmarks.md, docs/h200.md)
+WARM_UP = {"inductor": "the first Inductor compile takes 20-60 s on a CPU",
+           "nvfuser": "importing nvFuser and the first compile take a few seconds",
+           "reference": "importing torch takes a few seconds"}
 
 
 class ProgressLine:
@@ -13,26 +20,49 @@ class ProgressLine:
         self.tty = sys.stderr.isatty()
         self.every = every
         self._last = 0.0
-        self._open = False
+        self._live = None
+        self._console = None
+
+    def note(self, line: str) -> None:
+        """A line of its own (not redrawn), e.g. what is starting."""
+        if self.quiet:
+            return
+        if self._live is not None:
+            self._live.console.print(line, markup=False, highlight=False)
+            return
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def starting(self, backend: str, device: str, jobs: int, what: str = "") -> None:
+        self.note(f"fmin: starting {jobs} {backend} worker{'s' if jobs != 1 else ''} on {device}"
+                  + (f" {what}" if what else "") + (f" ({WARM_UP[backend]})" if backend in WARM_UP else ""))
 
     def show(self, line: str, final: bool = False) -> None:
         if self.quiet:
             return
         now = time.monotonic()
-        if not final and now - self._last < (0.2 if self.tty else self.every):
+        if not final and now - self._last < (0.25 if self.tty else self.every):
             return
         self._last = now
         if self.tty:
-            sys.stderr.write("\r\033[K" + line)
-            self._open = True
+            self._draw(line)
             if final:
                 self.done()
         else:
             sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+            sys.stderr.flush()
+
+    def _draw(self, line: str) -> None:
+        from rich.console import Console
+        from rich.live import Live
+        from rich.text import Text
+        if self._live is None:
+            self._console = self._console or Console(stderr=True)
+            self._live = Live(Text(line), console=self._console, auto_refresh=False, transient=False)
+            self._live.start()
+        self._live.update(Text(line), refresh=True)
 
     def done(self) -> None:
-        if self._open and not self.quiet:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self._open = False
+        if self._live is not None:
+            self._live.stop()
+            self._live = None

@@ -9,6 +9,53 @@ from typing import Any
 from .segments import SegmentGraph
 
 
+def repro_header(environment: dict, command: str | None, prop: str) -> str:
+    """The comment block a minimized script starts with: where it was confirmed (GPU, driver,
+    torch, nvFuser and its options, fmin) and the command that made it — not the original's
+    header, which names the machine the user had before (it is kept in ``report.md``)."""
+    from . import __version__
+    env = environment or {}
+    lines = ["# Minimized by fmin " + __version__ + (f": {command}" if command else "")]
+    lines.append(f"# property: {prop}")
+    where = env.get("gpu") or ("CPU" if str(env.get("device", "")).startswith("cpu") else env.get("device"))
+    if where:
+        lines.append(f"# confirmed on: {where}" + (f", driver {env['driver']}" if env.get("driver") else "")
+                     + f" ({env.get('backend', '?')} backend)")
+    lines.append(f"# torch version: {env.get('torch', '?')}")
+    for name in ("nvfuser_direct", "nvfuser"):
+        if env.get(name):
+            lines.append(f"# {name} version: {env[name]}")
+    if env.get("triton"):
+        lines.append(f"# triton version: {env['triton']}")
+    opts = env.get("options") or {}
+    if opts:
+        lines.append("# environment: " + " ".join(f"{k}={v}" for k, v in sorted(opts.items())))
+    icfg = env.get("inductor_config")
+    if icfg:
+        lines.append("# inductor config: " + ", ".join(f"{k}={v}" for k, v in icfg))
+    return "\n".join(lines) + "\n"
+
+
+def with_header(text: str, header: str) -> str:
+    """``text`` with its leading comment block (the original's header) replaced by ``header``."""
+    lines = text.splitlines(keepends=True)
+    k = 0
+    while k < len(lines) and (lines[k].startswith("#") or not lines[k].strip()):
+        k += 1
+    return header + "".join(lines[k:])
+
+
+def original_header(text: str) -> str:
+    """The original script's leading comment block (what machine and versions it came from)."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            out.append(line)
+        elif line.strip():
+            break
+    return "\n".join(out)
+
+
 def _outcome_dict(o) -> dict | None:
     if o is None:
         return None
@@ -63,50 +110,65 @@ def _graph_sections(d: dict) -> list[str]:
     return out
 
 
-def _seg_row(name: str, o: dict | None) -> str:
-    if not o:
-        return f"| {name} | – | – | – |"
-    scheds = ", ".join(o["schedulers"]) if o.get("schedulers") else "–"
-    what = o["status"] + (f" ({o['signature']})" if o.get("signature") else "")
-    return f"| {name} | {what} | {o['segments'] if o.get('segments') is not None else '–'} | {scheds} |"
+def summary(d: dict[str, Any]) -> str:
+    """One line a maintainer reads first: what the minimized script shows."""
+    after = d.get("outcome_after") or d.get("outcome_before") or {}
+    size = f"{d['ops_after']}-op"
+    backend = {"nvfuser": "nvFuser", "inductor": "Inductor", "reference": "the reference"}.get(d["backend"], d["backend"])
+    if after.get("status") not in (None, "ok"):
+        return f"{backend} {'crashes' if after['status'] == 'crash' else 'fails'} on a {size} fusion: `{after.get('signature')}`"
+    mm = d.get("mismatch") or {}
+    if mm:
+        return f"{backend} computes a wrong result in a {size} fusion: {d.get('property_reason') or d['property']}"
+    g = SegmentGraph.from_json(after.get("graph"))
+    if g is not None and g.segments:
+        bs = g.boundaries()
+        if bs:
+            b = bs[0]
+            why = f" (not merged: {b.reason})" if b.reason else ""
+            return f"{backend} splits a {size} fusion into {g.kernels} kernels at {b.words()}{why}"
+        return f"{backend} runs a {size} fusion as {g.words()}"
+    return f"a {size} fusion that shows {d['property']}"
 
 
 def to_markdown(d: dict[str, Any]) -> str:
+    """The report for a GitHub issue: what it shows, the script, before/after, the segment graph,
+    differing values, how it was made, the environment of the confirming run."""
     env = d.get("environment") or {}
-    env_lines = "\n".join(f"- {k}: {v}" for k, v in sorted(env.items()) if not isinstance(v, dict))
-    opts = (env.get("options") or {}) if isinstance(env.get("options"), dict) else {}
+    env_lines = [f"- {k}: {v}" for k, v in sorted(env.items()) if not isinstance(v, (dict, list))]
+    opts = env.get("options") if isinstance(env.get("options"), dict) else {}
     if opts:
-        env_lines += "\n- options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items()))
-    lines = [
-        f"## Minimized repro of `{d['script']}`",
-        "",
-        f"fmin reduced the script under the property **{d['property']}** on the `{d['backend']}` backend"
-        + (" (interrupted: this is the best result so far)." if d["interrupted"] else "."),
-        "",
-        *([f"**Warning: the minimized script did not show the property when re-run "
-           f"({(d.get('replays') or {}).get('minimized')}).**", ""] if d.get("verified") is False else []),
-        "| | before | after |",
-        "|---|---:|---:|",
-        f"| ops | {d['ops_before']} | {d['ops_after']} |",
-        f"| inputs | {d['inputs_before']} | {d['inputs_after']} |",
-        f"| outputs | {d['outputs_before']} | {d['outputs_after']} |",
-        f"| bytes | {d['bytes_before']} | {d['bytes_after']} |",
-        "",
-        f"{d['oracle_calls']} oracle calls, {d['cache_hits']} cache hits, {d['seconds']} s.",
-        "",
-        "### Outcome",
-        "",
-        "| | outcome | segments | schedulers |",
-        "|---|---|---:|---|",
-        _seg_row("original", d.get("outcome_before")),
-        _seg_row("minimized", d.get("outcome_after")),
-        "",
-    ]
-    if d.get("replays"):
-        lines += ["Replays: " + ", ".join(f"{k}: {v}" for k, v in d["replays"].items()), ""]
+        env_lines.append("- options: " + ", ".join(f"`{k}={v}`" for k, v in sorted(opts.items())))
+    before, after = d.get("outcome_before") or {}, d.get("outcome_after") or {}
+    lines = [f"## {summary(d)}", ""]
+    if d.get("verified") is False:
+        lines += [f"**Warning: the minimized script did not show the property when re-run "
+                  f"({(d.get('replays') or {}).get('minimized')}).**", ""]
+    if d["interrupted"]:
+        lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.**", ""]
+    if d.get("upgraded"):
+        lines += [f"Note: {d['upgraded']}.", ""]
+    lines += ["```python", d["minimal_script"].rstrip("\n"), "```", "",
+              "| | original | minimized |", "|---|---:|---:|",
+              f"| ops | {d['ops_before']} | {d['ops_after']} |",
+              f"| inputs | {d['inputs_before']} | {d['inputs_after']} |",
+              f"| outputs | {d['outputs_before']} | {d['outputs_after']} |",
+              f"| bytes | {d['bytes_before']} | {d['bytes_after']} |",
+              f"| outcome | {_outcome_words(before)} | {_outcome_words(after)} |", ""]
     lines += _graph_sections(d)
-    lines += ["### Environment", "", env_lines or "- (not recorded)", "",
-              "### Minimal script", "", "```python", d["minimal_script"].rstrip("\n"), "```", ""]
+    lines += _mismatch_section(d.get("mismatch"))
+    made = [f"- property: {d['property']}",
+            f"- command: `{d['command']}`" if d.get("command") else None,
+            f"- backend: `{d['backend']}`",
+            "- replays: " + ", ".join(f"{k} {v}" for k, v in (d.get("replays") or {}).items()) if d.get("replays") else None,
+            f"- {d['oracle_calls']} oracle calls ({d['cache_hits']} answered from the cache), reduction "
+            f"{d['seconds']} s" + (f", {d['wall_seconds']} s in all (workers' start and replays included)"
+                                   if d.get("wall_seconds") is not None else "")]
+    lines += ["### How it was made", "", *[m for m in made if m], ""]
+    lines += ["### Environment of the confirming run", "", *(env_lines or ["- (not recorded)"]), ""]
+    if d.get("original_header"):
+        lines += ["<details><summary>The original script's header</summary>", "", "```", d["original_header"],
+                  "```", "", "</details>", ""]
     lines += ["<details><summary>Passes</summary>", "",
               "| pass | proposed | invalid | cached | tested | accepted | seconds |",
               "|---|---:|---:|---:|---:|---:|---:|"]
@@ -118,3 +180,36 @@ def to_markdown(d: dict[str, Any]) -> str:
         lines += ["Other failures seen on the way (saved, not pursued): "
                   + ", ".join(f"`{p}`" for p in d["also_interesting"]), ""]
     return "\n".join(lines)
+
+
+def _outcome_words(o: dict) -> str:
+    if not o:
+        return "–"
+    if o.get("status") != "ok":
+        return f"{o.get('status')} `{o.get('signature')}`"
+    g = SegmentGraph.from_json(o.get("graph"))
+    if g is not None and g.segments:
+        return g.words().split(";")[0]
+    if o.get("segments") is not None:
+        return f"{o['segments']} segments [{', '.join(o.get('schedulers') or [])}]"
+    return "ok"
+
+
+def _mismatch_section(mm: dict | None) -> list[str]:
+    """The outputs that differ, with their worst elements: index, the backend's value, the exact
+    result, eager torch's."""
+    if not mm:
+        return []
+    judged = (mm.get("judgement") or mm.get("comparison") or {}).get("outputs") or []
+    bad = [o for o in judged if not o.get("ok")]
+    if not bad:
+        return []
+    out = ["### Differing values", ""]
+    for o in bad:
+        out += [f"**{o.get('label')}** ({o.get('dtype')}{o.get('shape')}): {o.get('reason') or ''}", ""]
+        rows = o.get("worst_elements") or []
+        if rows:
+            out += ["| index | backend | exact | eager |", "|---|---:|---:|---:|"]
+            out += [f"| {r.get('index')} | {r.get('backend')} | {r.get('exact')} | {r.get('eager')} |" for r in rows]
+            out.append("")
+    return out

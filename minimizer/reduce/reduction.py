@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 
 from .. import report as reports
@@ -48,6 +49,16 @@ class Options:
     quiet: bool = False
     run_options: RunOptions = RunOptions()
     allow_degenerate: bool = False
+    command: str | None = None        # the command line, for the minimized script's header
+    keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
+
+
+def _needs_upgrade(program, opt: Options) -> bool:
+    """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it)."""
+    if opt.keep_frontend or opt.backend != "nvfuser" or not program.dialect.is_legacy:
+        return False
+    import importlib.util
+    return importlib.util.find_spec("nvfuser") is None and importlib.util.find_spec("nvfuser_direct") is not None
 
 
 class StatusLine(ProgressLine):
@@ -65,9 +76,15 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     """Reduce ``path``. ``pool`` (and ``extra_pools``, by backend name): warm pools to use instead
     of starting workers (the fuzzer minimizes findings with the pools it fuzzes with); they are
     left open."""
+    t_start = time.perf_counter()
     original = parse_file(path)
     with open(path, encoding="utf-8") as f:
         original_text = f.read()
+    upgraded = _needs_upgrade(original, opt)
+    if upgraded:   # the user's nvFuser has no legacy frontend: reduce the script it can run
+        from ..program.printer import to_source
+        from ..upgrade import upgrade
+        original = parse(to_source(upgrade(original, "nvfuser_direct")), path)
     out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
     if os.path.abspath(out_dir) == os.path.abspath(path):
         raise ValueError("the output directory cannot be the script itself")
@@ -77,11 +94,14 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     given = dict(extra_pools or {})
     if pool is not None:
         given[opt.backend] = pool
+    else:
+        status.starting(opt.backend, opt.device, opt.jobs, "to run the original")
     with Pools(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options,
                given=given) as pools:
         oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed, allow_degenerate=opt.allow_degenerate)
         try:
-            base = oracle.establish(original_text, opt.replays, program=original)
+            run_text = original.source.text if upgraded else original_text
+            base = oracle.establish(run_text, opt.replays, program=original)
             prop = base.prop
             prop_key = json.dumps(prop.to_json(), sort_keys=True)
             cache_path = os.path.join(out_dir, "cache.json")
@@ -128,6 +148,25 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
             # the result re-run: a minimized script that no longer shows the property (a candidate
             # that held once by accident, a machine problem) must not pass for a result
             rep["verified"] = None if not finals else any(v.holds for v in finals)
+            env = dict((after or base.first).environment if (after or base.first) is not None else {})
+            if opt.run_options.inductor_config:
+                env["inductor_config"] = list(opt.run_options.inductor_config)
+            if not result.interrupted:   # the confirmed result: a header that says where and how
+                final_text = reports.with_header(result.text, reports.repro_header(env, opt.command, prop.describe()))
+                with open(os.path.join(out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
+                    f.write(final_text)
+                rep["minimal_script"] = final_text
+            rep["original_header"] = reports.original_header(original_text)
+            if finals:
+                judged = finals[0].to_json()
+                if judged.get("mismatch"):
+                    rep["mismatch"] = judged["mismatch"]
+                rep["property_reason"] = finals[0].reason
+            rep["wall_seconds"] = round(time.perf_counter() - t_start, 1)
+            rep["command"] = opt.command
+            if upgraded:
+                rep["upgraded"] = ("the script uses the legacy `nvfuser` frontend, which this nvFuser no longer has; "
+                                   "fmin reduced its `fmin upgrade` translation to `nvfuser_direct`")
             with open(os.path.join(out_dir, "report.json"), "w") as f:
                 json.dump(rep, f, indent=1)
             with open(os.path.join(out_dir, "report.md"), "w") as f:
