@@ -148,7 +148,9 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
                 else:
                     order = s.arg("stride_order")
                     if order is not None and isinstance(val, torch.Tensor):
-                        val = _with_stride_order(val, order)
+                        _check_output_stride_order(order, val.ndim, i)
+                        if order:
+                            val = _with_stride_order(val, order)
                     outputs.append(val)
                 out_vals = {}
             else:
@@ -319,6 +321,20 @@ def _cast_scalar(value, dtype: DType | None):
     if name in dtypes.COMPLEX:
         return complex(value)
     return value
+
+
+def _check_output_stride_order(order, ndim: int, i: int) -> None:
+    """What the legacy ``add_output(output, stride_order)`` binding checks
+    (python_frontend/python_bindings.cpp)."""
+    order = tuple(order) if isinstance(order, (tuple, list)) else (order,)
+    if order and len(order) != ndim:
+        raise FusionError("fd.add_output: stride_order needs to be either empty or the same length of "
+                          "Tensor `output`", "definition", i)
+    if any(not 0 <= v < len(order) for v in order):
+        raise FusionError(f"fd.add_output: stride_order elements need to be within [0, {len(order)})",
+                          "definition", i)
+    if len(set(order)) != len(order):
+        raise FusionError("fd.add_output: duplicated elements in stride_order detected!", "definition", i)
 
 
 def _with_stride_order(t: torch.Tensor, order) -> torch.Tensor:
