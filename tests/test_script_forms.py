@@ -468,3 +468,19 @@ def test_more_device_spellings():
     q = parse(text.replace('torch.randn(4, 8).to("cuda:1")', "torch.randn(4, 8).cuda()"))
     assert q.inputs[3].device == "cuda" and q.inputs[3].device_index is None
     assert TensorArg((1,), (1,), "Float", "cpu").device_index is None
+
+
+def test_from_pytorch_inputs_are_checked_like_nvfuser():
+    """define_tensor(sizes=, strides=) takes its contiguity and stride order from the strides
+    (nvFuser's computeTensorDescriptor); an input laid out otherwise is a user error."""
+    from minimizer.program.interpret import tensor_descriptor
+    assert tensor_descriptor((4, 8), (8, 1)) == ((True, True), (1, 0))
+    assert tensor_descriptor((4, 8), (1, 4)) == ((True, True), (0, 1))
+    assert tensor_descriptor((4, 8), (0, 1)) == ((None, True), (1, 0))     # expanded
+    assert tensor_descriptor((1, 8), (8, 1)) == ((None, True), (1, 0))     # size-1 broadcast
+    assert tensor_descriptor((4, 8), (16, 1)) == ((False, True), (1, 0))   # padded rows
+    p = parse_file(form("inline_from_pytorch.py"))
+    assert len(interpret(p.stmts, [torch.randn(4, 8), torch.randn(8, 4).t()]).outputs) == 2
+    with pytest.raises(FusionError, match="stride mismatch") as e:
+        interpret(p.stmts, [torch.randn(4, 8), torch.randn(4, 8)])
+    assert e.value.kind == "input"
