@@ -70,6 +70,11 @@ class Origin:
     line: int
     col: int
     parsed: Any = None
+    # per parameter, the argument's original text where it names module-level constants
+    # (``shape=[M, N]``): a re-rendered statement keeps it while the value is unchanged
+    texts: tuple[tuple[str, str], ...] = ()
+    # ``fd.from_pytorch(<call_args>)``: the statement was read from that call (see reader)
+    from_pytorch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,13 @@ class TensorArg:
     def ndim(self) -> int:
         return len(self.shape)
 
+    @property
+    def device_index(self) -> int | None:
+        """The device index written in the script (``cuda:1`` -> 1); None for ``cuda`` (the current
+        device) or a device without an index (``cpu``)."""
+        _, sep, index = self.device.partition(":")
+        return int(index) if sep and index.isdigit() else None
+
     def numel(self) -> int:
         n = 1
         for s in self.shape:
@@ -193,6 +205,9 @@ class Dialect:
     frontend: str = LEGACY
     module: str = LEGACY
     spellings: frozenset[str] = frozenset()
+    # how the script names DataType: ``DataType``, ``DT`` (``from nvfuser import DataType as DT``)
+    # or ``nvf.DataType`` (``import nvfuser as nvf``); re-rendered statements spell it the same way
+    datatype: str = "DataType"
 
     @property
     def is_legacy(self) -> bool:
@@ -203,11 +218,15 @@ class Dialect:
 class Program:
     """A whole repro: the fusion body and the concrete inputs it is executed with.
 
-    ``source`` (not compared) is the parsed script (see ``parse.Source``); without it the printer
+    ``func_name`` is the name of the fusion function (``def nvfuser_fusion_id0(fd)``), or None
+    when the fusion body is written inline under ``with FusionDefinition() as fd:``: then the
+    ``with`` block itself is the fusion, and the printer keeps that form.
+
+    ``source`` (not compared) is the parsed script (see ``reader.Source``); without it the printer
     emits a fresh canonical script.
     """
     dialect: Dialect
-    func_name: str
+    func_name: str | None
     stmts: tuple[Stmt, ...]
     inputs: tuple[InputArg, ...] | None  # None when the script never builds an inputs list
     fd_name: str = "fd"

@@ -143,8 +143,12 @@ class FusionDefinition:
         return t
 
     def from_pytorch(self, tensor: torch.Tensor, static_sizes: bool = False) -> Tensor:
+        """nvFuser's ``define_tensor(sizes=, strides=, dtype=, static_sizes=, is_cpu=)`` of the
+        tensor, as the reader models it. ``is_cpu`` only for a 0-dim CPU tensor: a script run on
+        the CPU here has CPU tensors where nvFuser would see CUDA ones."""
         return self.define_tensor(sizes=list(tensor.shape), strides=list(tensor.stride()),
-                                  dtype=DType(dtypes.from_torch(tensor.dtype)), static_sizes=static_sizes)
+                                  dtype=DType(dtypes.from_torch(tensor.dtype)), static_sizes=static_sizes,
+                                  is_cpu=bool(tensor.is_cpu and tensor.ndim == 0))
 
     def define_scalar(self, *args, **kwargs) -> Scalar:
         (s,) = self._record("define_scalar", args, kwargs, ["scalar"])

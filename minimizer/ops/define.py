@@ -38,8 +38,14 @@ register(OpSpec("define_vector", "define", (
     Param("dtype", "dtype", None),
 ), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs"))
 
+# The legacy binding has three overloads (python_frontend/python_bindings.cpp): (Scalar output),
+# (Tensor output, Tensor alias_input=None) and (Tensor output, list[int] stride_order), so
+# ``fd.add_output(T2, [2, 1, 0])`` is a stride order, not an alias; nvfuser_direct has no
+# stride_order here (it says ``fd.ops.stride_order``).
 register(OpSpec("add_output", "define", (
     Param("output", "operand"),
     Param("alias_input", "tensor", None),
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
-), doc="mark a value as a fusion output; with alias_input, write it into that input in place"))
+), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
+       "legacy stride_order: the output's memory layout",
+   overloads=(("output", "stride_order"),)))

@@ -93,6 +93,10 @@ class OpSpec:
     # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad.
     bcast_rule: Callable[..., Any] | None = None
     ir_check: Callable[..., Any] | None = None
+    # other signatures of the same binding (pybind11 overloads), each a tuple of parameter names
+    # taken positionally in that order (and only those): tried in order when ``params`` does
+    # not fit, in a frontend that has all of them. Legacy ``add_output(output, stride_order)``.
+    overloads: tuple[tuple[str, ...], ...] = ()
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -157,6 +161,23 @@ def bind(spec: OpSpec, args: tuple, kwargs: tuple[tuple[str, Any], ...], fronten
                         else f"fd.{spec.name} is not available in this frontend")
     params = spec.params_for(frontend)
     positional = [p for p in params if not p.keyword_only]
+    try:
+        return _bind(spec, params, positional, args, kwargs, frontend)
+    except BindError as first:
+        for names in spec.overloads:
+            alt = tuple(spec.param(n) for n in names)
+            if not all(frontend in p.frontends for p in alt):
+                continue
+            try:
+                return _bind(spec, alt, list(alt), args, kwargs, frontend)
+            except BindError:
+                continue
+        raise first
+
+
+def _bind(spec: OpSpec, params, positional, args: tuple, kwargs, frontend: str) -> Bound:
+    """Bind to one signature: ``params`` (all it accepts), ``positional`` (in order)."""
+    allowed = {p.name for p in params}
     if len(args) > len(positional):
         raise BindError(f"{_call(spec)} takes at most {len(positional)} positional arguments "
                         f"({len(args)} given)", arg_index=len(positional))
@@ -169,6 +190,8 @@ def bind(spec: OpSpec, args: tuple, kwargs: tuple[tuple[str, Any], ...], fronten
     aliases: set[str] = set()
     for kw, v in kwargs:
         hit = spec.canonical_name(kw, frontend)
+        if hit is not None and hit[0] not in allowed:
+            hit = None
         if hit is None:
             names = ", ".join(p.name for p in params)
             raise BindError(f"{_call(spec)} got an unexpected keyword argument '{kw}' "

@@ -17,7 +17,7 @@ import torch
 from .. import dtypes
 from ..errors import ScriptError
 from ..model import Origin, ScalarArg, TensorArg
-from .syntax import attr_chain, dotted, number
+from .syntax import attr_chain, dotted, number, top_level
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "tensor", "arange",
               "empty_strided", "randn_like", "rand_like", "zeros_like", "ones_like", "empty_like",
@@ -45,11 +45,61 @@ class _Unsupported(Exception):
         self.node = node
 
 
-def find_inputs(module: cst.Module, positions, path: str) -> InputsBlock | None:
-    """The list passed to ``fd.execute`` (or, failing that, a module-level ``inputs = [...]``)."""
-    assigns: list[tuple[str, cst.BaseExpression]] = []
-    exec_arg: cst.BaseExpression | None = None
-    for stmt in module.body:
+_AUG = {cst.AddAssign: cst.Add, cst.SubtractAssign: cst.Subtract, cst.MultiplyAssign: cst.Multiply,
+        cst.FloorDivideAssign: cst.FloorDivide, cst.DivideAssign: cst.Divide, cst.PowerAssign: cst.Power,
+        cst.ModuloAssign: cst.Modulo}
+
+
+@dataclass
+class ModuleScan:
+    """What runs at module level before ``fd.execute``, read without running it.
+
+    ``statements`` are the top-level statements with an ``if __name__ == "__main__":`` body in its
+    place (``syntax.top_level``). ``env`` maps each name bound by a plain assignment (``x = ...``,
+    ``M, N = 64, 128``, ``N *= 2``) to the expression it holds, the last binding before
+    ``fd.execute`` winning, as at run time; ``opaque`` names the ones bound in a way fmin does not
+    evaluate (``a, b = f()``), with the node that binds them. ``exec_arg`` is the expression given
+    to ``fd.execute`` (positionally or as ``inputs=``)."""
+    statements: list
+    env: dict
+    opaque: dict
+    execute: cst.Call | None
+    exec_arg: cst.BaseExpression | None
+
+
+def _execute_call(value) -> cst.Call | None:
+    if isinstance(value, cst.Subscript):  # ``out = fd.execute(inputs)[0]``
+        value = value.value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "execute":
+        return value
+    return None
+
+
+def scan_module(module: cst.Module) -> ModuleScan:
+    statements = top_level(module)
+    env: dict[str, cst.BaseExpression] = {}
+    opaque: dict[str, cst.CSTNode] = {}
+
+    def bind(name: str, value: cst.BaseExpression | None, node: cst.CSTNode) -> None:
+        if value is None:
+            env.pop(name, None)
+            opaque[name] = node
+        else:
+            env[name] = value
+            opaque.pop(name, None)
+
+    def assign(target, value, node) -> None:
+        if isinstance(target, cst.Name):
+            bind(target.value, value, node)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            els = target.elements
+            spread = isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(els) and not any(
+                isinstance(e, cst.StarredElement) for e in list(els) + list(value.elements))
+            for k, el in enumerate(els):
+                assign(el.value, value.elements[k].value if spread else None, node)
+
+    execute = None
+    for stmt in statements:
         if not isinstance(stmt, cst.SimpleStatementLine):
             continue
         for small in stmt.body:
@@ -57,29 +107,45 @@ def find_inputs(module: cst.Module, positions, path: str) -> InputsBlock | None:
             if isinstance(small, cst.Assign):
                 value = small.value
                 for t in small.targets:
-                    if isinstance(t.target, cst.Name):
-                        assigns.append((t.target.value, small.value))
+                    assign(t.target, small.value, small)
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                value = small.value
+                assign(small.target, small.value, small)
+            elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                old = env.get(small.target.value)
+                op = _AUG.get(type(small.operator))
+                bind(small.target.value, None if old is None or op is None else cst.BinaryOperation(
+                    left=old, operator=op(), right=small.value), small)
             elif isinstance(small, cst.Expr):
                 value = small.value
-            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                    and value.func.attr.value == "execute" and value.args:
-                exec_arg = value.args[0].value
+            execute = _execute_call(value)
+            if execute is not None:
                 break
-        if exec_arg is not None:
+        if execute is not None:
             break
-    env = {}
-    for name, value in assigns:
-        env[name] = value  # later bindings win, as at run time up to fd.execute
+    exec_arg = None
+    if execute is not None:
+        exec_arg = next((a.value for a in execute.args if a.keyword is None and not a.star), None)
+        if exec_arg is None:
+            exec_arg = next((a.value for a in execute.args if a.keyword is not None
+                             and a.keyword.value == "inputs"), None)
+    return ModuleScan(statements, env, opaque, execute, exec_arg)
+
+
+def find_inputs(scan: ModuleScan, positions, path: str) -> InputsBlock | None:
+    """The list passed to ``fd.execute`` (or, failing that, a module-level ``inputs = [...]``)."""
+    env = scan.env
+    exec_arg = scan.exec_arg
     list_node = None
     if isinstance(exec_arg, cst.List):
         list_node = exec_arg
     elif isinstance(exec_arg, cst.Name) and isinstance(env.get(exec_arg.value), cst.List):
         list_node = env[exec_arg.value]
-    elif exec_arg is None and isinstance(env.get("inputs"), cst.List):
+    elif scan.execute is None and isinstance(env.get("inputs"), cst.List):
         list_node = env["inputs"]
     if list_node is None:
         return None
-    ev = _Evaluator(env, positions, path)
+    ev = Evaluator(env, positions, path, scan.opaque)
     args = []
     for el in list_node.elements:
         if isinstance(el, cst.StarredElement):
@@ -88,9 +154,13 @@ def find_inputs(module: cst.Module, positions, path: str) -> InputsBlock | None:
     return InputsBlock(list_node, tuple(list_node.elements), tuple(args))
 
 
-class _Evaluator:
-    def __init__(self, env: dict[str, cst.BaseExpression], positions, path: str):
+class Evaluator:
+    """Evaluates an input expression on ``meta`` tensors: the whitelisted torch calls below, numbers,
+    and names bound at module level (``env``); nothing else runs."""
+
+    def __init__(self, env: dict[str, cst.BaseExpression], positions, path: str, opaque: dict | None = None):
         self.env, self.pos, self.path = env, positions, path
+        self.opaque = opaque or {}
         self.device = "cpu"
         self.depth = 0
 
@@ -140,7 +210,8 @@ class _Evaluator:
         if isinstance(node, cst.BinaryOperation):
             a, b = self.eval(node.left), self.eval(node.right)
             ops = {cst.Add: lambda: a + b, cst.Subtract: lambda: a - b, cst.Multiply: lambda: a * b,
-                   cst.FloorDivide: lambda: a // b, cst.Divide: lambda: a / b, cst.Power: lambda: a ** b}
+                   cst.FloorDivide: lambda: a // b, cst.Divide: lambda: a / b, cst.Power: lambda: a ** b,
+                   cst.Modulo: lambda: a % b}
             for k, f in ops.items():
                 if isinstance(node.operator, k):
                     return f()
@@ -163,6 +234,11 @@ class _Evaluator:
                     self.depth -= 1
             if node.value == "make_tensor":
                 return ("fn", "make_tensor")
+            if node.value in self.opaque:
+                p = self.pos.get(self.opaque[node.value])
+                at = f" (line {p.start.line})" if p else ""
+                raise _Unsupported(node, f"name '{node.value}' is bound by an assignment fmin does not "
+                                         f"evaluate{at}; expected a plain `{node.value} = ...`")
             raise _Unsupported(node, f"name '{node.value}' is not defined before the inputs list")
         if isinstance(node, cst.Attribute):
             chain = attr_chain(node)
@@ -184,6 +260,9 @@ class _Evaluator:
                     return ("method", base, name)
             raise _Unsupported(node, f"'{dotted(node)}' is not a torch call fmin understands in an inputs list")
         if isinstance(node, cst.Subscript):
+            picked = self._list_element(node)
+            if picked is not None:  # ``inputs[0]``: only that element is evaluated
+                return self.eval(picked)
             base = self.eval(node.value)
             if not isinstance(base, torch.Tensor):
                 raise _Unsupported(node, "expected indexing of a tensor")
@@ -193,6 +272,29 @@ class _Evaluator:
             return self._call(node)
         raise _Unsupported(node, "expected an input tensor built with torch (e.g. torch.testing.make_tensor(...)) "
                                  "or a Python scalar")
+
+    def _list_element(self, node: cst.Subscript):
+        """The element expression ``xs[k]`` stands for, when ``xs`` names a list/tuple literal and
+        ``k`` is an int literal; else None."""
+        base = node.value
+        for _ in range(20):
+            if not (isinstance(base, cst.Name) and base.value in self.env):
+                break
+            base = self.env[base.value]
+        if not isinstance(base, (cst.List, cst.Tuple)) or len(node.slice) != 1 \
+                or not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        k = node.slice[0].slice.value
+        sign = 1
+        if isinstance(k, cst.UnaryOperation) and isinstance(k.operator, cst.Minus):
+            k, sign = k.expression, -1
+        if not isinstance(k, cst.Integer):
+            return None
+        i = sign * int(k.value, 0)
+        els = base.elements
+        if any(isinstance(e, cst.StarredElement) for e in els) or not -len(els) <= i < len(els):
+            return None
+        return els[i].value
 
     def _index(self, s):
         if isinstance(s, cst.Index):
@@ -216,8 +318,7 @@ class _Evaluator:
 
     def _device(self, kwargs: dict) -> dict:
         if "device" in kwargs:
-            d = kwargs["device"]
-            self.device = str(d)
+            self.device = _device_name(kwargs["device"])
             kwargs["device"] = "meta"
         else:
             kwargs["device"] = "meta"
@@ -228,9 +329,13 @@ class _Evaluator:
         if chain in (["float"], ["int"], ["complex"], ["bool"]):
             args, _ = self._args(node)
             return {"float": float, "int": int, "complex": complex, "bool": bool}[chain[0]](*args)
-        if chain == ["torch", "device"]:
-            args, _ = self._args(node)
-            return str(args[0])
+        if chain == ["torch", "device"]:  # torch.device("cuda", 1), torch.device("cuda:1"), type=/index=
+            args, kwargs = self._args(node)
+            kind = args[0] if args else kwargs.get("type")
+            index = args[1] if len(args) > 1 else kwargs.get("index")
+            if isinstance(kind, int) and not isinstance(kind, bool):
+                return f"cuda:{kind}"
+            return str(kind) if index is None else f"{kind}:{index}"
         target = self.eval(node.func)
         if not isinstance(target, tuple) or target[0] not in ("fn", "method"):
             raise _Unsupported(node.func, "expected a torch factory or tensor method call")
@@ -296,8 +401,9 @@ class _Evaluator:
     def _method(self, node, base: torch.Tensor, name: str, args, kwargs):
         if name in _DTYPE_METHODS:
             return base.to(_DTYPE_METHODS[name])
-        if name == "cuda":
-            self.device = "cuda" if not args else f"cuda:{args[0]}"
+        if name == "cuda":  # .cuda(), .cuda(1), .cuda(device=1), .cuda("cuda:1")
+            d = args[0] if args else kwargs.get("device")
+            self.device = "cuda" if d is None else _device_name(d)
             return base
         if name == "cpu":
             self.device = "cpu"
@@ -307,8 +413,8 @@ class _Evaluator:
             for a in list(args) + [kwargs.get("device"), kwargs.get("dtype")]:
                 if isinstance(a, torch.dtype):
                     out = out.to(a)
-                elif isinstance(a, str):
-                    self.device = a
+                elif isinstance(a, str) or isinstance(a, int) and not isinstance(a, bool):
+                    self.device = _device_name(a)
             return out
         if name in ("fill_", "normal_", "uniform_", "zero_", "requires_grad_", "detach", "clone",
                     "abs", "neg", "sin", "cos", "exp"):
@@ -323,3 +429,11 @@ class _Evaluator:
         return getattr(base, name)(*args, **kwargs)
 
 
+
+
+def _device_name(d) -> str:
+    """A device as written, with its index: ``"cuda:1"``; a bare int means that CUDA device (as in
+    torch)."""
+    if isinstance(d, int) and not isinstance(d, bool):
+        return f"cuda:{d}"
+    return str(d)

@@ -159,7 +159,9 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
                 else:
                     order = s.arg("stride_order")
                     if order is not None and isinstance(val, torch.Tensor):
-                        val = with_stride_order(val, order)
+                        _check_output_stride_order(order, val.ndim, i)
+                        if order:
+                            val = with_stride_order(val, order)
                     outputs.append(val)
                 out_vals = {}
             else:
@@ -332,6 +334,20 @@ def _cast_scalar(value, dtype: DType | None):
     return value
 
 
+def _check_output_stride_order(order, ndim: int, i: int) -> None:
+    """What the legacy ``add_output(output, stride_order)`` binding checks
+    (python_frontend/python_bindings.cpp)."""
+    order = tuple(order) if isinstance(order, (tuple, list)) else (order,)
+    if order and len(order) != ndim:
+        raise FusionError("fd.add_output: stride_order needs to be either empty or the same length of "
+                          "Tensor `output`", "definition", i)
+    if any(not 0 <= v < len(order) for v in order):
+        raise FusionError(f"fd.add_output: stride_order elements need to be within [0, {len(order)})",
+                          "definition", i)
+    if len(set(order)) != len(order):
+        raise FusionError("fd.add_output: duplicated elements in stride_order detected!", "definition", i)
+
+
 # ---- input validation, the way nvFuser's executor checks arguments ----
 def declared_shape(s: Stmt) -> tuple[int, ...] | None:
     shape = s.arg("shape")
@@ -354,7 +370,7 @@ def declared_contiguity(s: Stmt, rank: int):
     if c is None and isinstance(old, bool):
         c = old
     if s.arg("sizes") is not None and c is None:
-        return None  # derived from strides: checked separately
+        return tensor_descriptor(s.arg("sizes"), s.arg("strides") or ())[0]
     if c is None:
         c = False
     if isinstance(c, bool):
@@ -362,6 +378,50 @@ def declared_contiguity(s: Stmt, rank: int):
         alloc = _alloc_dims(order, rank)
         return tuple(None if shape[d] == 1 else c for d in alloc)
     return tuple(c)
+
+
+def tensor_descriptor(sizes, strides) -> tuple[tuple, tuple]:
+    """(contiguity in allocation order, stride order) that ``define_tensor(sizes=, strides=)``
+    (and so ``fd.from_pytorch``) derives from a tensor's sizes and strides: nvFuser's
+    ``computeTensorDescriptor`` (python/python_common/python_utils.cpp), ported as written.
+    Broadcast dims (stride 0 or size 1) get contiguity None and keep their logical position."""
+    sizes, strides = list(sizes), list(strides)
+    if len(sizes) != len(strides):
+        raise FusionError("The number of sizes does not match the number of strides.", "definition")
+    n = len(sizes)
+    dims = [{"index": i, "size": sizes[i], "stride": strides[i], "order": -1, "contig": None} for i in range(n)]
+    order = sorted((d for d in dims if d["stride"] != 0), key=lambda d: -d["stride"])  # stable, like std
+    for d in (d for d in dims if d["stride"] == 0):
+        order.insert(d["index"], d)
+
+    def bcast(d):
+        return d["stride"] == 0 or d["size"] == 1
+
+    i = 0
+    while i < n:
+        order[i]["order"] = n - 1 - i
+        if bcast(order[i]):
+            i += 1
+            continue
+        first, i, expected = i, i + 1, 1
+        while i < n:
+            order[i]["order"] = n - 1 - i
+            if not bcast(order[i]):
+                expected = order[i]["stride"] * order[i]["size"]
+                break
+            i += 1
+        order[first]["contig"] = order[first]["stride"] == expected
+    stride_order = [-1] * n
+    for d in order:
+        stride_order[d["index"]] = d["order"]
+    return tuple(d["contig"] for d in order), tuple(stride_order)
+
+
+def _stride_order(s: Stmt) -> tuple:
+    """The declared stride order: written, or derived from ``strides=``."""
+    if s.arg("sizes") is not None and s.arg("contiguity") is None:
+        return tensor_descriptor(s.arg("sizes"), s.arg("strides") or ())[1]
+    return tuple(s.arg("stride_order") or ())
 
 
 def _alloc_dims(order, rank) -> list[int]:
@@ -379,8 +439,10 @@ def _declared_bcast(s: Stmt, t) -> tuple[bool, ...]:
         return tuple(st == 0 for st in strides)
     flags = [d == 1 for d in shape]
     c = s.arg("contiguity")
+    if c is None and s.arg("sizes") is not None:
+        c = declared_contiguity(s, len(shape))
     if isinstance(c, tuple) and len(c) == len(shape):
-        alloc = _alloc_dims(s.arg("stride_order") or (), len(shape))
+        alloc = _alloc_dims(_stride_order(s), len(shape))
         for pos, flag in enumerate(c):
             if flag is None:
                 flags[alloc[pos]] = True
@@ -411,14 +473,12 @@ def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
         raise FusionError(f"Expected input {k}, {name}, to be a CPU scalar tensor", "input")
     if is_cpu and t.ndim != 0:
         raise FusionError(f"Expected input {k}, {name}: only 0-dim tensors can be CPU tensors", "input")
-    if s.arg("sizes") is not None:
-        return
     contig = declared_contiguity(s, t.ndim)
     if contig is None:
         return
     if len(contig) != t.ndim:
         raise FusionError(f"{name}: contiguity has {len(contig)} entries for a {t.ndim}-dim tensor", "definition")
-    alloc = _alloc_dims(s.arg("stride_order") or (), t.ndim)
+    alloc = _alloc_dims(_stride_order(s), t.ndim)
     sizes, strides = list(t.shape), list(t.stride())
     # walk allocation order inner to outer, as nvFuser's validateContiguity does
     expected_next = 1

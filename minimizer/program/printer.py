@@ -7,6 +7,7 @@ fuzzer) gets a fresh script in nvFuser's own repro layout.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import libcst as cst
@@ -17,18 +18,24 @@ from ..model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, Sca
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:
+    """The program as a script. With a source, the script's own layout stays: its fusion
+    function or inline ``with`` block, the inputs list where it was (a variable, inline in
+    ``fd.execute``, under ``if __name__ == "__main__":``), and its name for ``DataType``."""
     dialect = dialect or program.dialect
     src = program.source
     if src is None:
-        return _fresh_script(program, dialect)
+        return _fresh_script(program, dataclasses.replace(dialect, datatype="DataType"))
+    # the imports stay as written (at most retargeted), so DataType keeps the script's name
+    dialect = dataclasses.replace(dialect, datatype=src.dialect.datatype)
     same_dialect = dialect == src.dialect
     if same_dialect and program.stmts == src.stmts and program.inputs == src.input_args \
-            and program.func_name == src.func.name.value:
+            and program.func_name == src.func_name:
         return src.text
     module = src.module
     body_nodes = _body_nodes(program.stmts, program.fd_name, dialect, same_dialect, src.dialect, src.stmts)
-    new_func = src.func.with_changes(body=src.func.body.with_changes(body=body_nodes))
-    replacements: dict[cst.CSTNode, cst.CSTNode] = {src.func: new_func}
+    owner = src.fusion_node  # a FunctionDef, or the With of the inline form: either way its body
+    new_owner = owner.with_changes(body=owner.body.with_changes(body=body_nodes))
+    replacements: dict[cst.CSTNode, cst.CSTNode] = {owner: new_owner}
     if src.inputs is not None and program.inputs is not None and program.inputs != src.input_args:
         replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs)
     if not same_dialect and src.import_node is not None and dialect.module != src.dialect.module:
@@ -80,6 +87,35 @@ def _unchanged(s: Stmt) -> bool:
     return render_stmt(o.parsed, "fd", d) == render_stmt(s, "fd", d)
 
 
+def _same_value(a, b) -> bool:
+    """Equal and spelt the same (``0 == False`` but they print differently)."""
+    return a == b and render_value(a) == render_value(b)
+
+
+def _kept_texts(s: Stmt) -> dict[str, str]:
+    """The original text of each argument that named module-level constants (``[M, N]``) and
+    still has the value it had when parsed."""
+    o = s.origin
+    if o is None or not o.texts or o.parsed is None:
+        return {}
+    return {name: text for name, text in o.texts
+            if s.has(name) and o.parsed.has(name) and _same_value(s.arg(name), o.parsed.arg(name))}
+
+
+def _from_pytorch_text(s: Stmt, fd: str) -> str | None:
+    """``outs = fd.from_pytorch(x)`` again, for a statement read from that call whose arguments
+    are unchanged (its output names may have changed); None otherwise."""
+    o = s.origin
+    if o is None or o.from_pytorch is None or o.parsed is None or s.call != "define_tensor" \
+            or s.args != o.parsed.args or any(not _same_value(a, b) for (_, a), (_, b) in zip(s.args, o.parsed.args)):
+        return None
+    call = f"{fd}.from_pytorch{o.from_pytorch}"
+    if not s.outs:
+        return call
+    names = ", ".join("_" if n is None else n for n in s.outs)
+    return f"{names}{',' if s.tuple_target and len(s.outs) == 1 else ''} = {call}"
+
+
 def _portable(s: Stmt, fd: str, src: Dialect, dst: Dialect) -> bool:
     """Whether a statement's original text means the same in the target dialect: it does when
     its model would be spelt the same way in both (no era keyword, the op exists in both). Then
@@ -100,7 +136,10 @@ def _stmt_node(s: Stmt, fd: str, dialect: Dialect, same_dialect: bool) -> cst.Si
     o = s.origin
     if o is not None and same_dialect and _unchanged(s):
         return o.node
-    new = cst.parse_statement(render_stmt(s, fd, dialect) + "\n")
+    text = _from_pytorch_text(s, fd) if same_dialect else None
+    if text is None:
+        text = render_stmt(s, fd, dialect, _kept_texts(s) if same_dialect else None)
+    new = cst.parse_statement(text + "\n")
     if o is not None:
         # keep the comments above the line and a trailing comment, if any
         return new.with_changes(leading_lines=o.node.leading_lines, trailing_whitespace=o.node.trailing_whitespace)
@@ -148,13 +187,14 @@ def _with_comma_like(el: cst.Element, old: list, i: int, n: int) -> cst.Element:
 
 
 # ---- rendering ----
-def render_value(v) -> str:
+def render_value(v, datatype: str = "DataType") -> str:
+    """A model value as Python source; ``datatype`` is the script's name for DataType."""
     if v is None or isinstance(v, bool):
         return repr(v)
     if isinstance(v, Ref):
         return v.name
     if isinstance(v, DType):
-        return f"DataType.{v.name}"
+        return f"{datatype}.{v.name}"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
@@ -166,18 +206,21 @@ def render_value(v) -> str:
     if isinstance(v, complex):
         return repr(v)
     if isinstance(v, tuple):
-        return "[" + ", ".join(render_value(x) for x in v) + "]"
+        return "[" + ", ".join(render_value(x, datatype) for x in v) + "]"
     if isinstance(v, str):
         return repr(v)
     raise TypeError(f"cannot render {v!r}")
 
 
-def render_stmt(s: Stmt, fd: str, dialect: Dialect) -> str:
+def render_stmt(s: Stmt, fd: str, dialect: Dialect, texts: dict[str, str] | None = None) -> str:
+    """One statement in ``dialect``'s spelling; ``texts`` gives the text to write for some
+    parameters' values instead of rendering them (original text naming module constants)."""
     spec = lookup(s.call)
     parts = []
     for i, (name, v) in enumerate(s.args):
+        value = texts[name] if texts and name in texts else render_value(v, dialect.datatype)
         if i < s.npos:
-            parts.append(render_value(v))
+            parts.append(value)
         else:
             kw = name
             if spec is not None:
@@ -187,7 +230,7 @@ def render_stmt(s: Stmt, fd: str, dialect: Dialect) -> str:
                     kw = alias or name
                 except KeyError:
                     pass
-            parts.append(f"{kw}={render_value(v)}")
+            parts.append(f"{kw}={value}")
     call = f"{fd}.{s.call}({', '.join(parts)})"
     if not s.outs:
         return call
@@ -225,12 +268,17 @@ def _fresh_script(program: Program, dialect: Dialect) -> str:
     fd = program.fd_name
     lines = ["import torch", f"from {dialect.module} import FusionDefinition, DataType", ""]
     legacy = dialect.frontend == LEGACY
-    lines.append(f"def {program.func_name}({fd} : FusionDefinition) -> None :")
-    for s in program.stmts:
-        lines.append("    " + render_stmt(s, fd, dialect))
-    if legacy:
+    if program.func_name is None:  # the inline form: the body under the with
+        lines.append(f"with FusionDefinition() as {fd}:")
+        lines += ["    " + render_stmt(s, fd, dialect) for s in program.stmts]
         lines.append("")
-    lines += [f"with FusionDefinition() as {fd}:", f"    {program.func_name}({fd})", ""]
+    else:
+        lines.append(f"def {program.func_name}({fd} : FusionDefinition) -> None :")
+        for s in program.stmts:
+            lines.append("    " + render_stmt(s, fd, dialect))
+        if legacy:
+            lines.append("")
+        lines += [f"with FusionDefinition() as {fd}:", f"    {program.func_name}({fd})", ""]
     if program.inputs is not None:
         lines.append("inputs = [")
         lines += [f"    {render_input(a)}," for a in program.inputs]
