@@ -8,13 +8,15 @@ fuzzer) gets a fresh script in nvFuser's own repro layout.
 from __future__ import annotations
 
 import dataclasses
+import re
 import math
 
 import libcst as cst
 
 from .. import dtypes
 from ..ops import lookup
-from ..model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides)
+from ..model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides,
+                     is_input_decl)
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:
@@ -36,8 +38,9 @@ def to_source(program: Program, dialect: Dialect | None = None) -> str:
     owner = src.fusion_node  # a FunctionDef, or the With of the inline form: either way its body
     new_owner = owner.with_changes(body=owner.body.with_changes(body=body_nodes))
     replacements: dict[cst.CSTNode, cst.CSTNode] = {owner: new_owner}
-    if src.inputs is not None and program.inputs is not None and program.inputs != src.input_args:
-        replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs)
+    if src.inputs is not None and program.inputs is not None and (
+            program.inputs != src.input_args or _slot_names(program.stmts) != _slot_names(src.stmts)):
+        replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs, program.stmts, src.stmts)
     if not same_dialect and src.import_node is not None and dialect.module != src.dialect.module:
         replacements[src.import_node] = _retarget_import(src.import_node, src.dialect.module, dialect.module)
     new_module = module.visit(_Replace(replacements))
@@ -154,21 +157,82 @@ def _retarget_import(node, old: str, new: str):
     return cst.parse_statement(text + "\n").body[0]
 
 
-def _inputs_list(block, args: tuple[InputArg, ...]) -> cst.List:
+def _slot_names(stmts) -> list[str | None]:
+    """The declared input's name for each position of the inputs list."""
+    out: list[str | None] = []
+    for st in stmts:
+        if is_input_decl(st):
+            n = st.arg("values") if st.call == "define_vector" and isinstance(st.arg("values"), int) else 1
+            out += [st.outs[0] if st.outs else None] * n
+    return out
+
+
+def _comment_of(old: list, rbracket, j: int):
+    """The comment written after element j (``t, # T1``): in its comma's whitespace, or for the
+    last element in the closing bracket's."""
+    ws = rbracket.whitespace_before if j == len(old) - 1 else (old[j].comma.whitespace_after
+                                                                if old[j].comma is not cst.MaybeSentinel.DEFAULT else None)
+    first = getattr(ws, "first_line", None)
+    return first.comment.value if first is not None and first.comment is not None else None
+
+
+def _renamed_comment(comment: str | None, old_names: set, new_name: str | None) -> str | None:
+    """``# T1 Bool`` -> ``# T0 Bool`` when the comment names the input it follows and that input
+    was renamed; other comments stay as written."""
+    if comment is None or new_name is None:
+        return comment
+    m = re.match(r"^#\s*([A-Za-z_]\w*)\b(.*)$", comment)
+    if m and m.group(1) in old_names:
+        return f"# {new_name}{m.group(2)}"
+    return comment
+
+
+def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=()) -> cst.List:
+    """The inputs list for ``args``: elements whose value did not change are reused with their
+    comments (a comment naming its input follows renames), new ones rendered; in a list written
+    one element per line every element gets its own line."""
     old = list(block.elements)
-    elements = []
+    lst = block.list_node
+    old_names = [n for n in _slot_names(old_stmts)]
+    new_names = _slot_names(stmts)
+    values, comments = [], []
     for i, a in enumerate(args):
         o = a.origin
-        if o is not None and o.parsed == a:
-            # reuse the element whose value this is (it may have moved)
-            el = next((e for e in old if e.value is o.node), None)
-            if el is not None:
-                elements.append(_with_comma_like(el, old, i, len(args)))
-                continue
-        expr = cst.parse_expression(render_input(a))
-        base = old[min(i, len(old) - 1)] if old else cst.Element(value=expr)
-        elements.append(_with_comma_like(base.with_changes(value=expr), old, i, len(args)))
-    return block.list_node.with_changes(elements=elements)
+        j = next((k for k, e in enumerate(old) if o is not None and o.parsed == a and e.value is o.node), None)
+        if j is not None:
+            values.append(old[j].value)
+            c = _comment_of(old, lst.rbracket, j)
+            comments.append(_renamed_comment(c, set(n for n in old_names if n), new_names[i] if i < len(new_names) else None))
+        else:
+            values.append(cst.parse_expression(render_input(a)))
+            comments.append(None)
+    multiline = isinstance(lst.lbracket.whitespace_after, cst.ParenthesizedWhitespace) and old
+    if not multiline:
+        elements = [_with_comma_like(cst.Element(value=v) if not old else old[min(k, len(old) - 1)].with_changes(value=v),
+                                     old, k, len(args)) for k, v in enumerate(values)]
+        return lst.with_changes(elements=elements)
+    indent = lst.lbracket.whitespace_after.last_line
+    last_comma = old[-1].comma
+
+    def line_end(comment, last_line):
+        return cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(whitespace=cst.SimpleWhitespace(" " if comment else ""),
+                                              comment=cst.Comment(comment) if comment else None),
+            empty_lines=[], indent=True, last_line=last_line)
+
+    elements = []
+    for k, (v, c) in enumerate(zip(values, comments)):
+        if k < len(values) - 1:
+            elements.append(cst.Element(value=v, comma=cst.Comma(whitespace_after=line_end(c, indent))))
+        else:
+            comma = last_comma.with_changes(whitespace_after=cst.SimpleWhitespace("")) \
+                if isinstance(last_comma, cst.Comma) else last_comma
+            elements.append(cst.Element(value=v, comma=comma))
+    closing = lst.rbracket.whitespace_before
+    last_c = comments[-1] if comments else None
+    if isinstance(closing, cst.ParenthesizedWhitespace):
+        closing = line_end(last_c, closing.last_line)
+    return lst.with_changes(elements=elements, rbracket=lst.rbracket.with_changes(whitespace_before=closing))
 
 
 def _with_comma_like(el: cst.Element, old: list, i: int, n: int) -> cst.Element:
