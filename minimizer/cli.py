@@ -32,7 +32,7 @@ def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> 
     p.add_argument("--jobs", type=_jobs, default=1,
                    help="worker processes, or 'auto' (every visible GPU, several workers per GPU: compiles, not "
                         "kernels, are the bottleneck; on the CPU half the cores)")
-    p.add_argument("--timeout", type=float, default=600.0, help="seconds one script may take (default 600)")
+    p.add_argument("--timeout", type=POSITIVE_SECONDS, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
     p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
                    help="Inductor config for every compile (repeatable; VALUE read as JSON, else a string), "
@@ -50,6 +50,25 @@ def _inductor_config(items: list[str]) -> dict:
         except ValueError:
             out[key.strip()] = value
     return out
+
+
+def _number(kind, low: float, inclusive: bool = True):
+    """An argparse type: ``kind`` (int or float) at least ``low`` (above it if not inclusive)."""
+    def parse(text: str):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'a whole number' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        if v < low or (v == low and not inclusive):
+            raise argparse.ArgumentTypeError(f"expected a number {'>=' if inclusive else '>'} {low:g}, got {text!r}")
+        return v
+    return parse
+
+
+POSITIVE_INT = _number(int, 1)
+NON_NEGATIVE_INT = _number(int, 0)
+POSITIVE_SECONDS = _number(float, 0, inclusive=False)
 
 
 def _jobs(text: str):
@@ -124,10 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(r, backend="auto")  # segments exist only on compilers
     Property.add_arguments(r)
     r.add_argument("--out", metavar="DIR", help="output directory (default: SCRIPT without .py, plus .fmin)")
-    r.add_argument("--replays", type=int, default=3, help="runs of the original (and of the result) to detect "
+    r.add_argument("--replays", type=POSITIVE_INT, default=3, help="runs of the original (and of the result) to detect "
                                                            "flakiness (default 3)")
-    r.add_argument("--max-tests", type=int, default=None, help="stop after this many oracle calls")
-    r.add_argument("--max-time", type=float, default=None, help="stop after this many seconds (best so far kept)")
+    r.add_argument("--max-tests", type=NON_NEGATIVE_INT, default=None, help="stop after this many oracle calls")
+    r.add_argument("--max-time", type=POSITIVE_SECONDS, default=None, help="stop after this many seconds (best so far kept)")
     r.add_argument("--no-resume", action="store_true", help="start from the original even if DIR holds a "
                                                             "best-so-far of the same reduction")
     r.add_argument("--allow-degenerate", action="store_true",
@@ -146,15 +165,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(i)
     i.add_argument("--out", metavar="DIR", help="where to write isolate.md/isolate.json (default: BAD without "
                                                 ".py, plus .isolate)")
-    i.add_argument("--max-tests", type=int, default=200, help="oracle calls per direction (default 200)")
+    i.add_argument("--max-tests", type=POSITIVE_INT, default=200, help="oracle calls per direction (default 200)")
     i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
     _add_run_options(z, backend="auto")
-    z.add_argument("--time", type=float, default=None, metavar="S", help="seconds of generating and judging "
+    z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging "
                    "(minimizing new findings comes after)")
-    z.add_argument("--max-examples", type=int, default=None, metavar="N", help="programs to run (default 100 "
+    z.add_argument("--max-examples", type=NON_NEGATIVE_INT, default=None, metavar="N", help="programs to run (default 100 "
                    "when --time is not given)")
     z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "
                    "campaign (a CI matrix; merge the corpora with fmin merge-findings)")
@@ -165,13 +184,13 @@ def build_parser() -> argparse.ArgumentParser:
     z.add_argument("--frontend", choices=["nvfuser", "nvfuser_direct"], default=None,
                    help="generate for one frontend only (default: both; on nvfuser, only nvfuser_direct when the "
                         "legacy nvfuser module is not installed)")
-    z.add_argument("--max-ops", type=int, default=12, help="ops per program at most (default 12)")
+    z.add_argument("--max-ops", type=POSITIVE_INT, default=12, help="ops per program at most (default 12)")
     z.add_argument("--oracles", default=",".join(("failure", "differential", "order", "layout")),
                    help="comma-separated subset of failure,differential,order,layout")
     z.add_argument("--no-minimize", action="store_true", help="store new findings without reducing them")
-    z.add_argument("--minimize-time", type=float, default=300.0, metavar="S",
+    z.add_argument("--minimize-time", type=POSITIVE_SECONDS, default=300.0, metavar="S",
                    help="seconds of reduction per new finding (default 300)")
-    z.add_argument("--minimize-budget", type=float, default=None, metavar="S",
+    z.add_argument("--minimize-budget", type=POSITIVE_SECONDS, default=None, metavar="S",
                    help="seconds for all reductions of this campaign together (default: no limit); buckets "
                         "left unminimized are minimized by a later campaign on the same corpus")
     z.add_argument("--fail-on", choices=["new", "fmin", "never"], default="new",
@@ -192,7 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
     u.add_argument("script", metavar="SCRIPT")
-    u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct")
+    u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct",
+                   help="the frontend to write for: nvfuser_direct (default; nvFuser 0.2.36 and later have only "
+                        "this one) or the legacy nvfuser")
     u.add_argument("-o", "--output", help="where to write (default: standard output); never the input file")
     return ap
 
@@ -232,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fmin: interrupted", file=sys.stderr)
         return 130
+    except OSError as e:   # a path fmin cannot write or read (an --out under /proc, a full disk)
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"fmin: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
     return 2
 
 
@@ -417,6 +442,9 @@ def cmd_fuzz(args) -> int:
                           timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args))
     if args.recheck:
         return _recheck(opt)
+    if not os.path.isdir(opt.corpus) and not args.quiet:
+        print(f"fmin: findings go to {opt.corpus}/ (a new directory; --corpus DIR to choose another)",
+              file=sys.stderr)
     s = run_campaign(opt)
     for line in summary_lines(s):
         print(line)

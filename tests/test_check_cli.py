@@ -127,3 +127,31 @@ def test_property_holds_exit_0_text(runs):
     assert r.returncode == 0, r.stdout + r.stderr
     rows = [ln for ln in r.stdout.splitlines() if "ok.py" in ln or "err.py" in ln]
     assert len(rows) == 2 and all("  holds  " in ln for ln in rows)
+
+
+def test_bad_flags_and_paths_exit_2_without_a_traceback(tmp_path):
+    """Issue 16: flag validation, unusable --out / -o, and the lock on --out."""
+    script = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
+    fmin = [sys.executable, "-m", "minimizer"]
+    (tmp_path / "afile").write_text("")
+    cases = [(["fuzz", "--max-examples", "-5"], ">= 0"),
+             (["fuzz", "--max-ops", "0"], ">= 1"),
+             (["reduce", script, "--timeout", "0", "--test", "true"], "> 0"),
+             (["reduce", script, "--backend", "reference", "--test", "true", "--out", str(tmp_path / "afile")],
+              "exists and is not a directory"),
+             (["upgrade", script, "-o", "/proc/fmin-nowhere.py"], "/proc/fmin-nowhere.py")]
+    for argv, words in cases:
+        r = subprocess.run(fmin + argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
+
+
+def test_two_reductions_cannot_write_one_out_dir(tmp_path):
+    from minimizer.reduce.reduction import claim_out_dir
+    out = tmp_path / "out"
+    held = claim_out_dir(str(out))
+    try:
+        with pytest.raises(ValueError, match="another fmin run is writing there"):
+            claim_out_dir(str(out))
+    finally:
+        held.close()
+    claim_out_dir(str(out)).close()     # free again once the first run is done

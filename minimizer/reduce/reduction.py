@@ -53,6 +53,33 @@ class Options:
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
 
 
+def claim_out_dir(out_dir: str):
+    """Make ``out_dir`` (or check it), and hold its lock for the run: two reductions writing one
+    directory would overwrite each other's best-so-far. Raises ValueError with what is wrong
+    (a file there, no permission, another run holding it)."""
+    import fcntl
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise ValueError(f"--out {out_dir}: exists and is not a directory")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        f = open(os.path.join(out_dir, ".fmin.lock"), "a+")
+    except OSError as e:
+        raise ValueError(f"--out {out_dir}: cannot write there ({e.strerror or e})") from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        who = f.read().strip()
+        f.close()
+        raise ValueError(f"--out {out_dir}: another fmin run is writing there" + (f" (pid {who})" if who else "")
+                         + "; wait for it or choose another --out") from None
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    return f
+
+
 def _needs_upgrade(program, opt: Options) -> bool:
     """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it)."""
     if opt.keep_frontend or opt.backend != "nvfuser" or not program.dialect.is_legacy:
@@ -88,7 +115,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
     if os.path.abspath(out_dir) == os.path.abspath(path):
         raise ValueError("the output directory cannot be the script itself")
-    os.makedirs(out_dir, exist_ok=True)
+    lock = claim_out_dir(out_dir)
     abspath = os.path.abspath(path)
     status = StatusLine(opt.quiet)
     given = dict(extra_pools or {})
@@ -175,3 +202,4 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
             return rep
         finally:
             oracle.close()
+            lock.close()

@@ -30,6 +30,17 @@ def _exec_seconds(o) -> float:
     return o.execute_seconds if o.execute_seconds is not None else o.seconds
 
 
+def _repeats(text: str) -> int:
+    import argparse
+    try:
+        k = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of runs, got {text!r}") from None
+    if k < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 run, got {k}")
+    return k
+
+
 @register
 @dataclass(frozen=True)
 class Slower(Check):
@@ -49,7 +60,7 @@ class Slower(Check):
         g.add_argument("--slower", metavar="X", type=float, help="execute time more than X times the baseline's")
         g.add_argument("--baseline", metavar="BACKEND", default="reference", choices=list(backend_names()),
                        help="baseline for --slower (default: reference)")
-        g.add_argument("--repeats", metavar="K", type=int, default=5, help="timing runs per backend for --slower")
+        g.add_argument("--repeats", metavar="K", type=_repeats, default=5, help="timing runs per backend for --slower")
 
     @classmethod
     def from_args(cls, args):
