@@ -234,7 +234,7 @@ _op("reshape", (_ARG, Param("new_shape", "shape"),
                 Param("original_shape", "shape", None, frontends=LEGACY_ONLY, keyword_only=True)),
     _reshape, "torch.reshape; before 0.0.22 scripts also passed original_shape= (ignored)")
 _op("permute", (_ARG, Param("dims", "ints")), _permute, "torch.permute (dims lists old dims in new order)",
-    bcast_rule=_bcast_permute)
+    bcast_rule=_bcast_permute, tags=frozenset({"layout"}))
 _op("squeeze", (_ARG, Param("dims", "ints"), Param("squeeze_expanded", "bool", False)), _squeeze,
     "torch.squeeze of broadcast dims only")
 _op("slice", (_ARG, Param("start_indices", "shape"), Param("end_indices", "shape"),
@@ -247,7 +247,7 @@ _op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0),
     _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=(),
     ir_check=_check_cat)
 _op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
-    "a copy with the given allocation order", bcast_rule=keep_bcast)
+    "a copy with the given allocation order", bcast_rule=keep_bcast, tags=frozenset({"layout"}))
 _op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=(),
     dim_rule="not-followed")
 _op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=())

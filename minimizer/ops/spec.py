@@ -185,7 +185,9 @@ class OpSpec:
     # ``bcast_rule(args, arg_bcast)`` -> which output dims are IR broadcasts, given the args and
     # the broadcast flags of the ``arg`` operand (None when unknown); ``ir_check(args, facts_of)``
     # -> a definition error nvFuser raises, or None (``facts_of(param)`` gives the operand facts,
-    # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad.
+    # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad;
+    # ``"layout"``: the result's layout is the point of the op (permute, stride_order: the reducer's
+    # ValueToInput keeps it when the op's result becomes an input).
     bcast_rule: Callable[..., Any] | None = None
     ir_check: Callable[..., Any] | None = None
     generate: Gen | None = None
