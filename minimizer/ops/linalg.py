@@ -146,4 +146,4 @@ register(OpSpec("scaled_mm", "matmul", (
     Param("dtype", "dtype", "BFloat16"), Param("output_block_scale_size", "int", 0),
     Param("output_block_scale_dtype", "dtype", "BFloat16"), Param("output_gamma", "bool", False),
 ), ref=_scaled_mm, n_outputs=3, doc="torch._scaled_mm with per-tensor scales; (out, block_scale, gamma)",
-    **_OPAQUE))
+    tags=frozenset({"format-dtype"}), **_OPAQUE))

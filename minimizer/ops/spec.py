@@ -146,6 +146,17 @@ DIM_RULES = {
 }
 
 
+#: What ``OpSpec.tags`` may say, and who reads it.
+TAGS = {
+    "padded-output": "the result counts as a pad (the interpreter: cat(manual_padding=True) needs pads)",
+    "layout": "the result's layout is the point of the op (the reducer's ValueToInput keeps it when "
+              "the op's result becomes an input)",
+    "format-dtype": "its dtype arguments select a kernel format, not a rounding (the fp64 reference "
+                    "keeps them)",
+    "random_if_dropout": "random when its dropout_p is not 0 (no client reads it yet)",
+}
+
+
 @dataclass(frozen=True)
 class OpSpec:
     """One ``fd.ops`` op (or ``fd.define_*``/``add_output``).
@@ -185,9 +196,7 @@ class OpSpec:
     # ``bcast_rule(args, arg_bcast)`` -> which output dims are IR broadcasts, given the args and
     # the broadcast flags of the ``arg`` operand (None when unknown); ``ir_check(args, facts_of)``
     # -> a definition error nvFuser raises, or None (``facts_of(param)`` gives the operand facts,
-    # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad;
-    # ``"layout"``: the result's layout is the point of the op (permute, stride_order: the reducer's
-    # ValueToInput keeps it when the op's result becomes an input).
+    # a list for list parameters). ``tags``: keys of ``TAGS``.
     bcast_rule: Callable[..., Any] | None = None
     ir_check: Callable[..., Any] | None = None
     generate: Gen | None = None
@@ -196,6 +205,7 @@ class OpSpec:
 
     def __post_init__(self):
         assert self.dim_rule is None or self.dim_rule in DIM_RULES, (self.name, self.dim_rule)
+        assert self.tags <= TAGS.keys(), (self.name, self.tags)
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -200,8 +200,6 @@ class _Run:
 
 _UPCAST = (torch.float32, torch.float16, torch.bfloat16)
 _UPCAST_NAMES = ("Float", "Half", "BFloat16")
-#: ops whose dtype arguments select a kernel format rather than a rounding: never upcast
-_KEEP_DTYPES = ("scaled_mm", "nv_block_quantize", "cutlass_nvfp4_grouped_mm", "grouped_mm")
 
 
 def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
@@ -214,7 +212,7 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
             kw[p.name] = p.default
         else:
             raise FusionError(f"fd.ops.{spec.name}() missing required argument '{p.name}'", "definition", i)
-        if upcast and p.kind == "dtype" and kw[p.name] in _UPCAST_NAMES and spec.name not in _KEEP_DTYPES:
+        if upcast and p.kind == "dtype" and kw[p.name] in _UPCAST_NAMES and "format-dtype" not in spec.tags:
             kw[p.name] = "Double"
     for p in spec.params_for(ctx.frontend):
         v = kw.get(p.name)
