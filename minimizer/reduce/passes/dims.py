@@ -8,7 +8,8 @@ contiguity entry sits at the dim's *allocation* position, the stride order is re
 a ``sum(dims=[1])`` of a ``[1, 4]`` value becomes ``sum(dims=[0])``.
 
 So a candidate is built by walking the program once and following where the dropped dim is
-(``_Walk``): elementwise ops carry it at its right-aligned position, reductions, ``permute``,
+(``_Walk``), through each op by the rule its catalog entry names (``OpSpec.dim_rule``, one of
+``ops.DIM_RULES``; ``RULES`` below implements them): elementwise ops carry it at its right-aligned position, reductions, ``permute``,
 ``squeeze``, ``cat``, ``slice``, ``pad``, scans... renumber their dim arguments, and
 ``broadcast_in_dim``, ``broadcast`` and ``reshape`` absorb it (their result keeps its shape, the
 dim becomes a new broadcast or disappears in the flattening). Where an op cannot be renumbered
