@@ -265,40 +265,68 @@ def _input_fields(g: Stmt, b: Stmt, ga, ba) -> list[tuple[str, tuple[str, ...]]]
 
 
 def align(good: Program, bad: Program) -> Alignment:
+    """GOOD and BAD merged (inputs matched, other statements paired by a diff, BAD's names renamed
+    into GOOD's), with the list of atomic changes that turn GOOD into BAD."""
+    _check_alignable(good, bad)
+    fresh = _FreshNames({n for p in (good, bad) for s in p.stmts for n in s.outs if n})
+    names: dict[str, str] = {}       # BAD name -> merged name
+    inputs = _merge_inputs(good, bad, names, fresh)
+    g_ops = [s for s in good.stmts if not is_input_decl(s)]
+    b_ops = [s for s in bad.stmts if not is_input_decl(s)]
+    stmts = _merge_stmts(good, g_ops, b_ops, _pair_statements(g_ops, b_ops), names, fresh)
+    al = Alignment(good, bad, inputs, stmts)
+    al.changes = _changes(al)
+    return al
+
+
+def _check_alignable(good: Program, bad: Program) -> None:
     if good.inputs is None or bad.inputs is None:
         raise IsolateError("both scripts need an inputs list (fmin cannot run one without it)")
     for p, what in ((good, "GOOD"), (bad, "BAD")):
         if any(s.call == "define_vector" and is_input_decl(s) for s in p.stmts):
             raise IsolateError(f"{what} uses legacy define_vector(size) inputs: not supported by isolate")
-    g_in, b_in = good.input_stmts(), bad.input_stmts()
-    if len(g_in) != len(good.inputs) or len(b_in) != len(bad.inputs):
+    if len(good.input_stmts()) != len(good.inputs) or len(bad.input_stmts()) != len(bad.inputs):
         raise IsolateError("the inputs list does not have one value per declared input")
-    taken = {n for p in (good, bad) for s in p.stmts for n in s.outs if n}
-    fresh_k = [0]
 
-    def fresh(base: str) -> str:
+
+class _FreshNames:
+    """New names ``<base>_b<k>`` that neither script uses (``k`` counts up across all calls)."""
+
+    def __init__(self, taken: set[str]):
+        self.taken, self.k = taken, 0
+
+    def __call__(self, base: str) -> str:
         while True:
-            n = f"{base}_b{fresh_k[0]}"
-            fresh_k[0] += 1
-            if n not in taken:
-                taken.add(n)
+            n = f"{base}_b{self.k}"
+            self.k += 1
+            if n not in self.taken:
+                self.taken.add(n)
                 return n
 
-    names: dict[str, str] = {}       # BAD name -> merged name
+
+def _merge_inputs(good: Program, bad: Program, names: dict[str, str], fresh: _FreshNames) -> list[MInput]:
+    """Matched inputs in GOOD's order (BAD-only ones last); a BAD input takes its GOOD match's name,
+    or keeps its own unless GOOD uses it (records BAD name -> merged name in ``names``)."""
+    g_in, b_in = good.input_stmts(), bad.input_stmts()
+    good_outs = {n for s in good.stmts for n in s.outs}
     inputs: list[MInput] = []
     for i, j in sorted(match_inputs(good, bad), key=lambda p: (p[0] if p[0] is not None else 1e9, p[1] or 0)):
         gs = g_in[i] if i is not None else None
         bs = b_in[j] if j is not None else None
         if bs is not None:
-            merged = gs.outs[0] if gs is not None else (bs.outs[0] if bs.outs[0] not in
-                                                          {n for s in good.stmts for n in s.outs} else fresh(bs.outs[0]))
+            merged = gs.outs[0] if gs is not None else (bs.outs[0] if bs.outs[0] not in good_outs
+                                                        else fresh(bs.outs[0]))
             names[bs.outs[0]] = merged
             bs = dataclasses.replace(bs, outs=(merged,))
         inputs.append(MInput(gs, bs, good.inputs[i] if i is not None else None,
                              bad.inputs[j] if j is not None else None, i, j))
+    return inputs
 
-    g_ops = [s for s in good.stmts if not is_input_decl(s)]
-    b_ops = [s for s in bad.stmts if not is_input_decl(s)]
+
+def _pair_statements(g_ops: list[Stmt], b_ops: list[Stmt]) -> list[tuple[int | None, int | None]]:
+    """(GOOD index, BAD index) pairs of the non-input statements, in order: a diff over the
+    statements, then, inside each differing block, a diff over their calls (statements of the
+    same call pair up); an unpaired statement has None on the other side."""
     gk, bk = [_skey(s) for s in g_ops], [_skey(s) for s in b_ops]
     pairs: list[tuple[int | None, int | None]] = []
     sm = difflib.SequenceMatcher(None, gk, bk, autojunk=False)
@@ -306,7 +334,6 @@ def align(good: Program, bad: Program) -> Alignment:
         if tag == "equal":
             pairs += [(i1 + d, j1 + d) for d in range(i2 - i1)]
             continue
-        # inside a differing block: pair statements of the same call, in order
         sub = difflib.SequenceMatcher(None, [g_ops[i].call for i in range(i1, i2)],
                                       [b_ops[j].call for j in range(j1, j2)], autojunk=False)
         for t2, a1, a2, c1, c2 in sub.get_opcodes():
@@ -315,6 +342,13 @@ def align(good: Program, bad: Program) -> Alignment:
             else:
                 pairs += [(i1 + a, None) for a in range(a1, a2)]
                 pairs += [(None, j1 + c) for c in range(c1, c2)]
+    return pairs
+
+
+def _merge_stmts(good: Program, g_ops: list[Stmt], b_ops: list[Stmt], pairs, names: dict[str, str],
+                 fresh: _FreshNames) -> list[MStmt]:
+    """The paired statements, BAD's renamed into the merged names: a paired BAD statement takes
+    its GOOD partner's results' names, an unpaired one keeps its own unless they are taken."""
     good_names = {n for s in good.stmts for n in s.outs if n}
     stmts: list[MStmt] = []
     for i, j in pairs:
@@ -332,38 +366,52 @@ def align(good: Program, bad: Program) -> Alignment:
                 if n is not None:
                     names[n] = m
         stmts.append(MStmt(gs, bs, _line(gs), _line(b_ops[j]) if j is not None else None))
+    return stmts
 
-    al = Alignment(good, bad, inputs, stmts)
-    changes: list[Change] = []
 
-    def add(kind, target, fields=(), words=""):
-        changes.append(Change(len(changes), kind, target, tuple(fields), words))
+def _changes(al: Alignment) -> list[Change]:
+    """Every atomic difference, numbered: input order, then per input, then per statement."""
+    found = _order_changes(al) + _input_changes(al) + _stmt_changes(al)
+    return [Change(k, kind, target, tuple(fields), words) for k, (kind, target, fields, words) in enumerate(found)]
 
-    g_order = [mi.name for mi in sorted((m for m in inputs if m.good_pos is not None and m.bad_pos is not None),
-                                        key=lambda m: m.good_pos)]
-    b_order = [mi.name for mi in sorted((m for m in inputs if m.good_pos is not None and m.bad_pos is not None),
-                                        key=lambda m: m.bad_pos)]
-    if g_order != b_order:
-        add("order", None, words="input order as in BAD: " + ", ".join(_bad_name(bad, al, n) for n in b_order))
-    for k, mi in enumerate(inputs):
+
+def _order_changes(al: Alignment) -> list[tuple]:
+    both = [m for m in al.inputs if m.good_pos is not None and m.bad_pos is not None]
+    g_order = [mi.name for mi in sorted(both, key=lambda m: m.good_pos)]
+    b_order = [mi.name for mi in sorted(both, key=lambda m: m.bad_pos)]
+    if g_order == b_order:
+        return []
+    return [("order", None, (), "input order as in BAD: " + ", ".join(_bad_name(al.bad, al, n) for n in b_order))]
+
+
+def _input_changes(al: Alignment) -> list[tuple]:
+    out: list[tuple] = []
+    for k, mi in enumerate(al.inputs):
         if mi.good is None:
-            add("input-add", k, words=f"add input {mi.name} (BAD's {_orig_bad_name(bad, mi)}): `{_show(mi.bad)}`")
+            out.append(("input-add", k, (), f"add input {mi.name} (BAD's {_orig_bad_name(al.bad, mi)}): "
+                                             f"`{_show(mi.bad)}`"))
         elif mi.bad is None:
-            add("input-del", k, words=f"remove input {mi.name}")
+            out.append(("input-del", k, (), f"remove input {mi.name}"))
         else:
             for grp, fs in _input_fields(mi.good, mi.bad, mi.good_arg, mi.bad_arg):
-                add("input-field", k, fs, words=f"input {mi.name} (BAD's {_orig_bad_name(bad, mi)}): {grp} "
-                                               f"{_field_words(mi.good, mi.good_arg, fs)} -> "
-                                               f"{_field_words(mi.bad, mi.bad_arg, fs)}")
-    for k, ms in enumerate(stmts):
+                out.append(("input-field", k, fs, f"input {mi.name} (BAD's {_orig_bad_name(al.bad, mi)}): {grp} "
+                                                  f"{_field_words(mi.good, mi.good_arg, fs)} -> "
+                                                  f"{_field_words(mi.bad, mi.bad_arg, fs)}"))
+    return out
+
+
+def _stmt_changes(al: Alignment) -> list[tuple]:
+    out: list[tuple] = []
+    for k, ms in enumerate(al.stmts):
         if ms.good is None:
-            add("op-add", k, words=f"add `{_show(ms.bad)}`" + (f" (BAD line {ms.bad_line})" if ms.bad_line else ""))
+            out.append(("op-add", k, (), f"add `{_show(ms.bad)}`"
+                        + (f" (BAD line {ms.bad_line})" if ms.bad_line else "")))
         elif ms.bad is None:
-            add("op-del", k, words=f"remove `{_show(ms.good)}`" + (f" (GOOD line {ms.good_line})" if ms.good_line else ""))
+            out.append(("op-del", k, (), f"remove `{_show(ms.good)}`"
+                        + (f" (GOOD line {ms.good_line})" if ms.good_line else "")))
         elif ms.good != dataclasses.replace(ms.bad, origin=ms.good.origin) and _ne(ms.good, ms.bad):
-            add("op-change", k, words=f"change `{_show(ms.good)}` to `{_show(ms.bad)}`")
-    al.changes = changes
-    return al
+            out.append(("op-change", k, (), f"change `{_show(ms.good)}` to `{_show(ms.bad)}`"))
+    return out
 
 
 def _ne(a: Stmt, b: Stmt) -> bool:

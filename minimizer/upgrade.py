@@ -224,26 +224,16 @@ def fix_positional(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
 
 
 def rename_params(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
-    """Some parameters are named differently in the two frontends (legacy ``gather(arg1, ...)``,
-    ``triu(input, ...)`` are direct ``arg``): an argument the target does not know by name is
-    matched to the target parameter at the same position."""
+    """Some parameters are named differently in the two frontends (the catalog's
+    ``OpSpec.renamed``: legacy ``gather(arg1, ...)``, ``triu(input, ...)`` are direct ``arg``):
+    such an argument takes the target's name (unless the target's name is given too)."""
     spec = lookup(stmt.call)
-    if spec is None:
+    if spec is None or not spec.renamed:
         return [stmt]
-    have = {p.name for p in spec.params_for(ctx.target)}
-    if all(k in have for k, _ in stmt.args):
-        return [stmt]
-    src_pos = [p for p in spec.params_for(_other(ctx.target)) if not p.keyword_only]
-    tgt_pos = [p for p in spec.params_for(ctx.target) if not p.keyword_only]
+    to_target = dict(spec.renamed) if ctx.target == DIRECT else {d: old for old, d in spec.renamed}
     given = {k for k, _ in stmt.args}
-    args = []
-    for k, v in stmt.args:
-        i = next((i for i, p in enumerate(src_pos) if p.name == k), None)
-        if k not in have and i is not None and i < len(tgt_pos) and tgt_pos[i].name not in given \
-                and tgt_pos[i].kind == src_pos[i].kind:
-            k = tgt_pos[i].name
-        args.append((k, v))
-    return [dataclasses.replace(stmt, args=tuple(args))]
+    args = tuple((to_target[k] if k in to_target and to_target[k] not in given else k, v) for k, v in stmt.args)
+    return [stmt] if args == stmt.args else [dataclasses.replace(stmt, args=args)]
 
 
 def fill_required(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
@@ -379,13 +369,14 @@ def alpha_to_mul(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
 
 
 def flags_to_bool(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
-    """Legacy repros print ``slice(..., manual_normalization=0|1)`` and ``cat(..., manual_padding=0|1)``
-    (the C++ bool printed as an int); the direct frontend is given real bools."""
-    for call, name in (("ops.slice", "manual_normalization"), ("ops.cat", "manual_padding")):
-        if stmt.call == call:
-            v = stmt.arg(name)
-            if isinstance(v, int) and not isinstance(v, bool):
-                return [stmt.with_arg(name, bool(v))]
+    """Legacy repros print some bools as ints (the catalog's ``Param.int_in_legacy``:
+    ``slice(..., manual_normalization=0|1)``, ``cat(..., manual_padding=0|1)``, the C++ bool
+    printed as an int); the direct frontend is given real bools."""
+    spec = lookup(stmt.call)
+    for p in spec.params_for(LEGACY) if spec is not None else ():
+        v = stmt.arg(p.name)
+        if p.int_in_legacy and isinstance(v, int) and not isinstance(v, bool):
+            stmt = stmt.with_arg(p.name, bool(v))
     return [stmt]
 
 

@@ -284,6 +284,25 @@ def test_manual_flags_become_bools(pool):
     assert_same_run(pool, text, new)
 
 
+def test_renamed_parameters_follow_the_catalog(pool):
+    """``OpSpec.renamed``: legacy ``gather(arg1=)``/``triu(input=)`` are direct ``arg=``, both ways."""
+    text = script("""
+        T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+        T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Int, is_cpu=False)
+        T2 = fd.ops.gather(arg1=T0, index=T1, dim=1)
+        T3 = fd.ops.triu(input=T0, diagonal=1)
+        fd.add_output(T2)
+        fd.add_output(T3)
+        """, """
+        torch.testing.make_tensor((3, 3), dtype=torch.float32, device='cuda:0'),
+        torch.testing.make_tensor((3, 3), dtype=torch.int64, device='cuda:0', low=0, high=3),""")
+    new = upgrade_text(text, "<t>", DIRECT)
+    assert "gather(arg=T0" in new and "triu(arg=T0" in new
+    assert_same_run(pool, text, new)
+    back = upgrade_text(new, "<t>", LEGACY)
+    assert "gather(arg1=T0" in back and "triu(input=T0" in back
+
+
 def test_reshape_original_shape_is_dropped(pool):
     text = script("""
         T0 = fd.define_tensor(symbolic_sizes=[-1, -1], contiguous=[True, True], dtype=DataType.Float)

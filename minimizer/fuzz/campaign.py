@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import tempfile
 import time
 from collections import Counter
@@ -125,108 +126,153 @@ def backend_pools(backend: str, device: str, jobs: int, timeout: float, options:
 
 def run_campaign(opt: CampaignOptions) -> Summary:
     """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding."""
-    store = Store(opt.corpus)
-    s = Summary(opt.backend, opt.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
-    status = Status(opt.quiet, every=10)
-    t0 = time.monotonic()
-    deadline = t0 + opt.seconds if opt.seconds else None
-    limit = opt.max_examples
+    run = _Campaign(opt)
     workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
-    seen_texts: set[str] = set()
-    new_keys: list[tuple[str, dict]] = []
-    pools = contextlib.ExitStack()
-    pool, ref = pools.enter_context(backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
-            for k in _chunks(opt):
-                if (deadline and time.monotonic() >= deadline) or (limit is not None and s.programs >= limit):
-                    break
-                batch = []
-                try:
-                    examples = generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
-                except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
-                    f = generator_finding(err, opt.seed, k)
-                    s.findings[f.kind] += 1
-                    d, is_new = store.add(f, f"# chunk {k} of seed {opt.seed} could not be generated\n",
-                                          f"{opt.seed}.{k}.-", opt.backend, None,
-                                          {"frontend": opt.frontend, "max_ops": opt.max_ops})
-                    if is_new:
-                        s.new.append({**store.meta(f.key), "dir": d})
-                    else:
-                        s.known[bucket_id(f.key)] += 1
-                    continue
-                for e in examples:
-                    text = to_source(e.program)
-                    if text in seen_texts:
-                        s.duplicates += 1
-                        continue
-                    seen_texts.add(text)
-                    batch.append((e, text))
-                if limit is not None:
-                    batch = batch[:max(0, limit - s.programs)]
-                path_of = {e.id: os.path.join(workdir, f"fuzz_{e.id.replace('.', '_')}.py") for e, _ in batch}
-                futs = [(e, text, ex.submit(_judge_one, e, text, path_of[e.id], pool, ref, opt)) for e, text in batch]
-                tj = time.monotonic()
-                for e, text, fut in futs:
-                    j = fut.result()
-                    s.programs += 1
-                    s.statuses[j.outcome.status] += 1
-                    if j.skipped:
-                        s.skipped[j.skipped.split(":")[0]] += 1
-                    if not s.environment and j.outcome.environment:
-                        s.environment = j.outcome.environment
-                    for st in e.program.op_stmts():
-                        s.ops[st.op] += 1
-                    for f in j.findings:
-                        s.findings[f.kind] += 1
-                        d, is_new = store.add(f, text, e.id, opt.backend, j.outcome.environment,
-                                              {"frontend": opt.frontend, "max_ops": opt.max_ops})
-                        if is_new:
-                            m = {**store.meta(f.key), "dir": d}
-                            s.new.append(m)
-                            new_keys.append((f.key, f.flags))
-                        else:
-                            s.known[bucket_id(f.key)] += 1
-                    status(s, t0)
-                    if deadline and time.monotonic() >= deadline:
-                        break
-                s.judge_seconds += time.monotonic() - tj
-                if deadline and time.monotonic() >= deadline:
-                    for _, _, fut in futs:
-                        fut.cancel()
-                    break
-        status(s, t0, final=True)
-        if opt.minimize:
-            # this campaign's new buckets first, then any the corpus holds unminimized (a shard run
-            # with --no-minimize, an interrupted campaign): each is minimized once, when time allows
-            pending = [k for k, _ in new_keys] + [b["key"] for b in store.buckets()
-                                                  if not b.get("minimized") and not b.get("stale")
-                                                  and b["key"] not in dict(new_keys)]
-            t_min = time.monotonic()
-            for key in pending:
-                if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
-                    break
-                meta = store.meta(key) or {}
-                if meta.get("kind") == "generator":
-                    continue   # no program to reduce: the chunk id replays it
-                if meta.get("backend", opt.backend) != opt.backend:
-                    continue   # found on another backend: minimize it there
-                _minimize(store, key, bucket_property(meta, store.outcome(key)), opt, pool, ref)
-                s.minimized.append(key)
-                for m in s.new:
-                    if m["key"] == key:
-                        m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+        with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options) as (pool, ref):
+            run.generate_and_judge(pool, ref, workdir)
+            run.status(run.s, run.t0, final=True)
+            if opt.minimize:
+                run.minimize_pending(pool, ref)
     finally:
-        pools.close()
-        import shutil
         shutil.rmtree(workdir, ignore_errors=True)
-    s.seconds = time.monotonic() - t0
+    run.s.seconds = time.monotonic() - run.t0
+    write_reports(run.s, opt)
+    return run.s
+
+
+class _Campaign:
+    """One campaign's state: the corpus, the summary, the clock, the texts seen so far and the
+    buckets it opened."""
+
+    def __init__(self, opt: CampaignOptions):
+        self.opt = opt
+        self.store = Store(opt.corpus)
+        self.s = Summary(opt.backend, opt.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
+        self.status = Status(opt.quiet, every=10)
+        self.t0 = time.monotonic()
+        self.deadline = self.t0 + opt.seconds if opt.seconds else None
+        self.seen_texts: set[str] = set()
+        self.new_keys: list[tuple[str, dict]] = []
+
+    def out_of_time(self) -> bool:
+        return bool(self.deadline and time.monotonic() >= self.deadline)
+
+    def done(self) -> bool:
+        """The time budget is spent or ``max_examples`` programs were judged."""
+        limit = self.opt.max_examples
+        return self.out_of_time() or (limit is not None and self.s.programs >= limit)
+
+    def generate_and_judge(self, pool, ref, workdir: str) -> None:
+        """Chunk after chunk until done: generate, drop programs seen before, judge the rest."""
+        with ThreadPoolExecutor(max_workers=max(1, self.opt.jobs)) as ex:
+            for k in _chunks(self.opt):
+                if self.done():
+                    break
+                try:
+                    examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
+                except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
+                    self.record(generator_finding(err, self.opt.seed, k),
+                                f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
+                                f"{self.opt.seed}.{k}.-", None)
+                    continue
+                self.judge_batch(self.fresh(examples), ex, pool, ref, workdir)
+                if self.out_of_time():
+                    break
+
+    def fresh(self, examples) -> list:
+        """(example, text) of the programs not seen before, within ``max_examples``."""
+        batch = []
+        for e in examples:
+            text = to_source(e.program)
+            if text in self.seen_texts:
+                self.s.duplicates += 1
+                continue
+            self.seen_texts.add(text)
+            batch.append((e, text))
+        limit = self.opt.max_examples
+        return batch[:max(0, limit - self.s.programs)] if limit is not None else batch
+
+    def judge_batch(self, batch: list, ex: ThreadPoolExecutor, pool, ref, workdir: str) -> None:
+        """Judge ``batch`` ``jobs`` at a time, taking the results in example order; past the
+        deadline the rest is cancelled."""
+        futs = [(e, text, ex.submit(_judge_one, e, text, _script_path(workdir, e.id), pool, ref, self.opt))
+                for e, text in batch]
+        tj = time.monotonic()
+        for e, text, fut in futs:
+            self.count(e, text, fut.result())
+            self.status(self.s, self.t0)
+            if self.out_of_time():
+                break
+        self.s.judge_seconds += time.monotonic() - tj
+        if self.out_of_time():
+            for _, _, fut in futs:
+                fut.cancel()
+
+    def count(self, e, text: str, j) -> None:
+        """One judged program in the summary; its findings in the corpus."""
+        s = self.s
+        s.programs += 1
+        s.statuses[j.outcome.status] += 1
+        if j.skipped:
+            s.skipped[j.skipped.split(":")[0]] += 1
+        if not s.environment and j.outcome.environment:
+            s.environment = j.outcome.environment
+        for st in e.program.op_stmts():
+            s.ops[st.op] += 1
+        for f in j.findings:
+            if self.record(f, text, e.id, j.outcome.environment):
+                self.new_keys.append((f.key, f.flags))
+
+    def record(self, f, text: str, example_id: str, environment) -> bool:
+        """A finding into its bucket, counted as new or known; True when it opened the bucket."""
+        self.s.findings[f.kind] += 1
+        d, is_new = self.store.add(f, text, example_id, self.opt.backend, environment,
+                                   {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops})
+        if is_new:
+            self.s.new.append({**self.store.meta(f.key), "dir": d})
+        else:
+            self.s.known[bucket_id(f.key)] += 1
+        return is_new
+
+    def pending(self) -> list[str]:
+        """Buckets to minimize: this campaign's new ones first, then any the corpus holds
+        unminimized (a shard run with --no-minimize, an interrupted campaign)."""
+        mine = dict(self.new_keys)
+        return [k for k, _ in self.new_keys] + [b["key"] for b in self.store.buckets()
+                                                if not b.get("minimized") and not b.get("stale")
+                                                and b["key"] not in mine]
+
+    def minimize_pending(self, pool, ref) -> None:
+        """Each pending bucket minimized once, while ``minimize_budget`` allows, on this
+        campaign's backend (a bucket found on another is minimized there; a generator bucket has
+        no program: its chunk id replays it)."""
+        opt, store = self.opt, self.store
+        t_min = time.monotonic()
+        for key in self.pending():
+            if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
+                break
+            meta = store.meta(key) or {}
+            if meta.get("kind") == "generator" or meta.get("backend", opt.backend) != opt.backend:
+                continue
+            _minimize(store, key, bucket_property(meta, store.outcome(key)), opt, pool, ref)
+            self.s.minimized.append(key)
+            for m in self.s.new:
+                if m["key"] == key:
+                    m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+
+
+def _script_path(workdir: str, example_id: str) -> str:
+    return os.path.join(workdir, f"fuzz_{example_id.replace('.', '_')}.py")
+
+
+def write_reports(s: Summary, opt: CampaignOptions) -> None:
+    """The summary as JSON (``--summary``) and JUnit XML (``--junit``), where asked for."""
     if opt.summary:
         with open(opt.summary, "w", encoding="utf-8") as f:
             json.dump(s.to_json(), f, indent=1, default=str)
     if opt.junit:
         write_junit(s, opt.junit)
-    return s
 
 
 def generator_finding(err: Exception, seed: int, k: int):

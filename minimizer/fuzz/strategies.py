@@ -11,6 +11,8 @@ Design (see docs/inductor-and-fuzzers.md §4):
   of the family, no keepdim, ...).
 * No tensor values are drawn: inputs are ``TensorArg`` specs; the printed script builds them with
   ``torch.testing.make_tensor`` (or ``randn(...).as_strided`` for permuted layouts).
+* Which ops a step can write comes from the op catalog (``OpSpec.generate``: the step handler,
+  the operand categories, the order among the handler's ops); this module keeps no op table.
 * Shapes and dtypes of every value are computed on ``meta`` tensors with the catalog's own
   references while building, so dtype promotion is never guessed.
 * Broadcasting follows nvFuser's rule (interpret.py): a dim broadcasts only if declared with
@@ -30,7 +32,7 @@ import torch
 from hypothesis import strategies as st
 
 from .. import dtypes
-from ..ops import Ctx, bind, literal_value, lookup
+from ..ops import CATALOG, GEN_CATEGORIES, Ctx, Gen, bind, literal_value, lookup
 from ..model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
@@ -42,30 +44,34 @@ CAST_DTYPES = ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool")
 MAX_RANK = 4
 MAX_EXTENT = 16
 
-# ---- op tables by operand category ("f" float, "i" int, "b" bool) ----
-UNARY = {
-    "f": ("neg abs exp log sqrt sin cos tanh sigmoid relu reciprocal rsqrt ceil floor round trunc "
-          "frac sign exp2 expm1 log1p log2 log10 erf erfc tan sinh cosh asin acos atan asinh acosh "
-          "atanh silu isfinite isinf isnan isneginf isposinf signbit").split(),
-    "i": "neg abs sign bitwise_not logical_not".split(),
-    "b": "logical_not bitwise_not".split(),
-}
-BINARY = {
-    "f": ("add sub mul div truediv maximum minimum pow atan2 fmod remainder eq ne lt le gt ge "
-          "logical_and logical_or add_alpha sub_alpha").split(),
-    "i": ("add sub mul maximum minimum eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
-          "bitwise_left_shift bitwise_right_shift gcd logical_and logical_or").split(),
-    "b": "logical_and logical_or bitwise_and bitwise_or bitwise_xor eq ne".split(),
-}
-TERNARY = {"f": "where clamp lerp threshold addcmul".split(), "i": "where clamp threshold".split(),
-           "b": ["where"]}
-REDUCTION = {"f": "sum max min prod var var_mean welford".split(), "i": "sum max min prod".split(),
-             "b": ["sum"]}
-SCAN = {"f": ["cumsum", "cumprod", "cummax", "cummin"], "i": ["cumsum", "cumprod", "cummax", "cummin"],
-        "b": []}
-SHAPE_OPS = "permute reshape slice pad cat squeeze stride_order".split()
-BCAST_OPS = "broadcast_in_dim broadcast expand".split()
-COPY_OPS = ["set", "segment_set"]
+# the dtypes of each operand category of ``ops.Gen`` ("f" float, "i" int, "b" bool)
+CATEGORY_DTYPES = {"f": FLOATS, "i": INTS, "b": (BOOL,)}
+
+
+# ---- the op tables, derived from the catalog (``OpSpec.generate``) ----
+def _generated() -> dict[str, Gen]:
+    """op name -> its ``Gen``, for every ``fd.ops`` op the generator writes."""
+    return {s.name: s.generate for key, s in CATALOG.items()
+            if key.startswith("ops.") and s.generate is not None and s.generate.handler is not None}
+
+
+def _op_tables(gens: dict[str, Gen]) -> dict[str, dict[str, list[str]]]:
+    """handler -> operand category -> the ops the handler draws from for such an operand,
+    simplest first (by the op's rank there, then catalog order)."""
+    rows: dict[str, dict[str, list[tuple[int, int, str]]]] = {}
+    for order, (name, g) in enumerate(gens.items()):
+        table = rows.setdefault(g.handler, {c: [] for c in GEN_CATEGORIES})
+        for c in g.categories:
+            table[c].append((g.rank(c), order, name))
+    return {h: {c: [name for _, _, name in sorted(r)] for c, r in t.items()} for h, t in rows.items()}
+
+
+GENERATED = _generated()
+OP_TABLES = _op_tables(GENERATED)
+
+
+def _ops(handler: str, cat: str) -> list[str]:
+    return OP_TABLES.get(handler, {}).get(cat, [])
 
 # the families a step can come from, simplest first
 FAMILY_NAMES = ("unary", "binary", "ternary", "cast", "copy", "reduction", "broadcast", "shape", "scan")
@@ -359,7 +365,7 @@ def _partner(B: _Builder, x: _Val, P: _Picks, pred) -> _Val | None:
 
 
 def _h_unary(B, x, P, force=None):
-    op = _choose(UNARY[x.cat], B.fe, P, force)
+    op = _choose(_ops("unary", x.cat), B.fe, P, force)
     if op is None:
         return False
     B.op(op, (Ref(x.name),))
@@ -371,7 +377,7 @@ _SHIFT_AMOUNTS = (1, 0, 2, 3)
 
 
 def _h_binary(B, x, P, force=None):
-    op = _choose(BINARY[x.cat], B.fe, P, force)
+    op = _choose(_ops("binary", x.cat), B.fe, P, force)
     if op is None:
         return False
     if op in _SHIFTS:
@@ -390,7 +396,7 @@ def _h_binary(B, x, P, force=None):
 
 
 def _h_ternary(B, x, P, force=None):
-    op = _choose(TERNARY[x.cat], B.fe, P, force)
+    op = _choose(_ops("ternary", x.cat), B.fe, P, force)
     if op is None:
         return False
     X = Ref(x.name)
@@ -431,7 +437,7 @@ def _h_cast(B, x, P, force=None):
 
 
 def _h_copy(B, x, P, force=None):
-    op = _choose(COPY_OPS, B.fe, P, force)
+    op = _choose(_ops("copy", x.cat), B.fe, P, force)
     if op is None:
         return False
     B.op(op, (Ref(x.name),), bcast=x.bcast)
@@ -439,10 +445,10 @@ def _h_copy(B, x, P, force=None):
 
 
 def _h_reduction(B, x, P, force=None):
-    op = _choose(REDUCTION[x.cat], B.fe, P, force)
+    op = _choose(_ops("reduction", x.cat), B.fe, P, force)
     if op is None:
         return False
-    if op in ("var", "var_mean", "welford") and x.dtype not in ("Float", "Double"):
+    if GENERATED[op].dtypes and x.dtype not in GENERATED[op].dtypes:
         if force is not None:
             return False
         op = "sum"
@@ -477,7 +483,7 @@ def _h_reduction(B, x, P, force=None):
 
 
 def _h_scan(B, x, P, force=None):
-    op = _choose(SCAN[x.cat], B.fe, P, force)
+    op = _choose(_ops("scan", x.cat), B.fe, P, force)
     if op is None:
         return False
     B.op(op, (Ref(x.name),), (("dim", P(len(x.shape))),), bcast=tuple(False for _ in x.shape))
@@ -485,7 +491,7 @@ def _h_scan(B, x, P, force=None):
 
 
 def _h_broadcast(B, x, P, force=None):
-    op = _choose(BCAST_OPS, B.fe, P, force)
+    op = _choose(_ops("broadcast", x.cat), B.fe, P, force)
     if op is None:
         return False
     X, r = Ref(x.name), len(x.shape)
@@ -548,7 +554,7 @@ def _factor_shape(numel: int, P: _Picks) -> tuple[int, ...]:
 
 
 def _h_shape(B, x, P, force=None):
-    op = _choose(SHAPE_OPS, B.fe, P, force)
+    op = _choose(_ops("shape", x.cat), B.fe, P, force)
     if op is None:
         return False
     X, r, shp = Ref(x.name), len(x.shape), x.shape
@@ -614,25 +620,9 @@ HANDLERS = {"unary": _h_unary, "binary": _h_binary, "ternary": _h_ternary, "cast
             "copy": _h_copy, "reduction": _h_reduction, "broadcast": _h_broadcast, "shape": _h_shape,
             "scan": _h_scan}
 
-# op name -> family handler, for op_calls
-_OP_FAMILY: dict[str, str] = {}
-for _fam, _tab in (("unary", UNARY), ("binary", BINARY), ("ternary", TERNARY), ("reduction", REDUCTION),
-                   ("scan", SCAN)):
-    for _ops in _tab.values():
-        for _o in _ops:
-            _OP_FAMILY.setdefault(_o, _fam)
-for _o in SHAPE_OPS:
-    _OP_FAMILY[_o] = "shape"
-for _o in BCAST_OPS:
-    _OP_FAMILY[_o] = "broadcast"
-for _o in COPY_OPS:
-    _OP_FAMILY[_o] = "copy"
-_OP_FAMILY["cast"] = "cast"
-
-
 def covered_ops() -> set[str]:
     """Op names (``fd.ops.<name>``) the generators can produce."""
-    return {o for o in _OP_FAMILY if lookup("ops." + o) is not None}
+    return set(GENERATED)
 
 
 def _step(B: _Builder, family: str, P: _Picks) -> None:
@@ -737,39 +727,31 @@ def programs(draw, frontend=None, max_ops=12, families=None) -> Program:
     return _finish(B, len(specs), out_picks, specs)
 
 
-def _op_dtypes(name: str) -> tuple[str, ...]:
-    out = []
-    for cat, dts in (("f", FLOATS), ("i", INTS), ("b", (BOOL,))):
-        for tab in (UNARY, BINARY, TERNARY, REDUCTION, SCAN):
-            if name in tab.get(cat, ()):
-                out += dts
-                break
-    if name in ("var", "var_mean", "welford"):
-        return ("Float", "Double")
-    return tuple(out) or INPUT_DTYPES
+def _op_dtypes(gen: Gen) -> tuple[str, ...]:
+    """The input dtypes ``op_calls`` draws for an op: its ``Gen.dtypes``, or those of its categories."""
+    return gen.dtypes or tuple(dt for c in gen.categories for dt in CATEGORY_DTYPES[c])
 
 
 @st.composite
 def op_calls(draw, name: str, frontend=None) -> Program:
     """A small program that calls ``fd.ops.<name>`` once (plus whatever the call needs: a
     condition for ``where``, define_scalar constants in the legacy frontend)."""
-    if name not in _OP_FAMILY:
+    if name not in GENERATED:
         raise ValueError(f"no generator for fd.ops.{name}")
+    gen = GENERATED[name]
     spec = lookup("ops." + name)
     fes = [f for f in (frontend,) if f] or sorted(spec.frontends)
     fe = draw(st.sampled_from(fes))
     if fe not in spec.frontends:
         raise ValueError(f"fd.ops.{name} does not exist in {fe}")
-    dts = _op_dtypes(name)
-    min_rank = 2 if name in ("welford", "squeeze") else 1
-    first = draw(tensor_specs(dtypes_=dts, min_rank=min_rank))
-    if name in ("squeeze", "expand") and not any(first.bcast):
+    first = draw(tensor_specs(dtypes_=_op_dtypes(gen), min_rank=gen.min_rank))
+    if gen.needs == "broadcast-dim" and not any(first.bcast):
         d = draw(st.integers(0, first.ndim - 1))
         first = TensorSpec(tuple(1 if k == d else e for k, e in enumerate(first.shape)), first.dtype,
                            tuple(True if k == d else b for k, b in enumerate(first.bcast)),
                            tuple(False if k == d else s for k, s in enumerate(first.static)),
                            first.alloc, first.loose)
-    if name == "cat" and all(first.bcast):
+    if gen.needs == "non-broadcast-dim" and all(first.bcast):
         first = TensorSpec(tuple(max(e, 2) for e in first.shape), first.dtype,
                            tuple(False for _ in first.shape), first.static, first.alloc, first.loose)
     second = draw(tensor_specs(shape=first.shape, dtypes_=(first.dtype,)))
@@ -780,7 +762,7 @@ def op_calls(draw, name: str, frontend=None) -> Program:
     for _ in range(8):  # retries with other choices where an operand does not fit (rare)
         P = _Picks(draw)
         x = B.vals[P(len(B.vals))]
-        if HANDLERS[_OP_FAMILY[name]](B, x, P, force=name):
+        if HANDLERS[gen.handler](B, x, P, force=name):
             break
     else:
         raise AssertionError(f"could not generate fd.ops.{name}")

@@ -7,7 +7,12 @@ give the binder their parameters, including the 2022-2023 spellings (``symbolic_
 from __future__ import annotations
 
 from .registry import register
-from .spec import LEGACY_ONLY, OpSpec, Param
+from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
+
+# the fuzzer writes declarations and outputs itself, around the ops it generates; FewerDims edits a
+# declaration directly and follows a dim into add_output only
+_DEFINITION = dict(generate=not_generated("a definition: the generator writes inputs and outputs itself"),
+                   dim_rule="not-followed")
 
 register(OpSpec("define_tensor", "define", (
     Param("shape", "shape", None, aliases=("symbolic_sizes",)),
@@ -21,22 +26,22 @@ register(OpSpec("define_tensor", "define", (
     # 2022-2023: one bool per logical dim, broadcast dims included; not today's ``contiguity``
     # (allocation order, None at broadcast dims), so it is a parameter of its own
     Param("contiguous", "contiguity", None, frontends=LEGACY_ONLY, keyword_only=True),
-), doc="a tensor input"))
+), doc="a tensor input", **_DEFINITION))
 
 register(OpSpec("define_scalar", "define", (
     Param("value", "any", None),
     Param("dtype", "dtype", None),
-), doc="a scalar input (value None) or constant"))
+), doc="a scalar input (value None) or constant", **_DEFINITION))
 
 register(OpSpec("define_constant", "define", (
     Param("value", "any"),
     Param("dtype", "dtype", None),
-), frontends=LEGACY_ONLY, doc="2022-2023 spelling of define_scalar(value)"))
+), frontends=LEGACY_ONLY, doc="2022-2023 spelling of define_scalar(value)", **_DEFINITION))
 
 register(OpSpec("define_vector", "define", (
     Param("values", "any"),
     Param("dtype", "dtype", None),
-), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs"))
+), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs", **_DEFINITION))
 
 # The legacy binding has three overloads (python_frontend/python_bindings.cpp): (Scalar output),
 # (Tensor output, Tensor alias_input=None) and (Tensor output, list[int] stride_order), so
@@ -48,4 +53,4 @@ register(OpSpec("add_output", "define", (
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
        "legacy stride_order: the output's memory layout",
-   overloads=(("output", "stride_order"),)))
+   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule="add_output"))

@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 from .. import dtypes
 from .registry import register
-from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param
+from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated
 
 _X = (Param("x", "operand"),)
 _AB = (Param("lhs", "operand"), Param("rhs", "operand"))
@@ -159,14 +159,45 @@ def pointwise(fn, numbers: bool = True, float_compute: bool = False):
     return ref
 
 
+# ---- what the fuzzer draws for an operand of each category, simplest first (``Gen``) ----
+_NO_COMPLEX = not_generated("complex operands or results, which the generator never makes")
+_NOT_ADDED = not_generated("not added to the generator yet (no known obstacle)")
+GEN = {
+    **generated("unary",
+                f="neg abs exp log sqrt sin cos tanh sigmoid relu reciprocal rsqrt ceil floor round "
+                  "trunc frac sign exp2 expm1 log1p log2 log10 erf erfc tan sinh cosh asin acos atan "
+                  "asinh acosh atanh silu isfinite isinf isnan isneginf isposinf signbit",
+                i="neg abs sign bitwise_not logical_not",
+                b="logical_not bitwise_not"),
+    **generated("binary",
+                f="add sub mul div truediv maximum minimum pow atan2 fmod remainder eq ne lt le gt ge "
+                  "logical_and logical_or add_alpha sub_alpha",
+                i="add sub mul maximum minimum eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
+                  "bitwise_left_shift bitwise_right_shift gcd logical_and logical_or",
+                b="logical_and logical_or bitwise_and bitwise_or bitwise_xor eq ne"),
+    **generated("ternary", f="where clamp lerp threshold addcmul", i="where clamp threshold", b="where"),
+    **generated("copy", every="set segment_set"),
+    **generated("cast", every="cast"),
+    **dict.fromkeys(("erfinv", "erfcinv"), not_generated(
+        "not added to the generator yet (its domain is narrower than make_tensor's operands)")),
+    **dict.fromkeys(("real", "imag", "isreal", "complex"), _NO_COMPLEX),
+    **dict.fromkeys(("lgamma", "nextafter", "mod", "logical_right_shift"), _NOT_ADDED),
+}
+
+
+def _pointwise_op(name, family, params, ref, **extra):
+    """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``pointwise``)."""
+    register(OpSpec(name, family, params, ref=ref, elementwise=True, generate=GEN.get(name),
+                    dim_rule="pointwise", **extra))
+
+
 def _unary(name, fn, **extra):
-    register(OpSpec(name, "unary", _X, ref=pointwise(fn, float_compute=name in HALF_TO_FLOAT), elementwise=True,
-                    bypass=("x",), **extra))
+    _pointwise_op(name, "unary", _X, pointwise(fn, float_compute=name in HALF_TO_FLOAT), bypass=("x",), **extra)
 
 
 def _binary(name, fn, numbers=True, **extra):
-    register(OpSpec(name, "binary", _AB, ref=pointwise(fn, numbers, float_compute=name in HALF_TO_FLOAT),
-                    elementwise=True, bypass=("lhs", "rhs"), **extra))
+    _pointwise_op(name, "binary", _AB, pointwise(fn, numbers, float_compute=name in HALF_TO_FLOAT),
+                  bypass=("lhs", "rhs"), **extra)
 
 
 # ---- unary: the same-named torch function unless noted ----
@@ -226,13 +257,12 @@ def _alpha_ref(fn):
 
 
 for _name, _fn in (("add_alpha", torch.add), ("sub_alpha", torch.sub)):
-    register(OpSpec(_name, "binary", _AB + (Param("alpha", "scalar"),), ref=_alpha_ref(_fn),
-                    frontends=LEGACY_ONLY, elementwise=True, bypass=("lhs", "rhs"),
-                    doc="torch.add/sub(lhs, rhs, alpha=alpha)"))
+    _pointwise_op(_name, "binary", _AB + (Param("alpha", "scalar"),), _alpha_ref(_fn),
+                  frontends=LEGACY_ONLY, bypass=("lhs", "rhs"), doc="torch.add/sub(lhs, rhs, alpha=alpha)")
 
-register(OpSpec("complex", "binary", (Param("real", "operand"), Param("imag", "operand")),
-                ref=pointwise(torch.complex, numbers=False), frontends=DIRECT_ONLY, elementwise=True,
-                doc="torch.complex: Float parts make ComplexFloat, Double parts ComplexDouble"))
+_pointwise_op("complex", "binary", (Param("real", "operand"), Param("imag", "operand")),
+              pointwise(torch.complex, numbers=False), frontends=DIRECT_ONLY,
+              doc="torch.complex: Float parts make ComplexFloat, Double parts ComplexDouble")
 
 
 # ---- ternary ----
@@ -291,22 +321,19 @@ def _addcmul(ctx, input1, input2, input3, alpha):
     return torch.addcmul(a, b, c, value=_like_input(alpha, a))
 
 
-register(OpSpec("where", "ternary", (Param("condition", "operand"), Param("x", "operand"),
-                                     Param("y", "operand")),
-                ref=_where, elementwise=True, bypass=("x", "y"), doc="torch.where"))
-register(OpSpec("lerp", "ternary", (Param("x", "operand"), Param("y", "operand"),
-                                    Param("weight", "operand")),
-                ref=_lerp, elementwise=True, bypass=("x", "y"), doc="torch.lerp(start, end, weight)"))
-register(OpSpec("clamp", "ternary", (Param("input", "operand"), Param("min", "scalar"),
-                                     Param("max", "scalar")),
-                ref=_clamp, elementwise=True, bypass=("input",), doc="torch.clamp, bounds in the input's dtype"))
-register(OpSpec("threshold", "ternary", (Param("input", "operand"), Param("threshold", "scalar"),
-                                         Param("value", "scalar")),
-                ref=_threshold, elementwise=True, bypass=("input",), doc="F.threshold"))
-register(OpSpec("addcmul", "ternary", (Param("input1", "operand"), Param("input2", "operand"),
-                                       Param("input3", "operand"), Param("alpha", "scalar")),
-                ref=_addcmul, elementwise=True, bypass=("input1", "input2", "input3"),
-                doc="torch.addcmul(input1, input2, input3, value=alpha)"))
+_pointwise_op("where", "ternary", (Param("condition", "operand"), Param("x", "operand"), Param("y", "operand")),
+              _where, bypass=("x", "y"), doc="torch.where")
+_pointwise_op("lerp", "ternary", (Param("x", "operand"), Param("y", "operand"), Param("weight", "operand")),
+              _lerp, bypass=("x", "y"), doc="torch.lerp(start, end, weight)")
+_pointwise_op("clamp", "ternary", (Param("input", "operand"), Param("min", "scalar"), Param("max", "scalar")),
+              _clamp, bypass=("input",), doc="torch.clamp, bounds in the input's dtype")
+_pointwise_op("threshold", "ternary", (Param("input", "operand"), Param("threshold", "scalar"),
+                                       Param("value", "scalar")),
+              _threshold, bypass=("input",), doc="F.threshold")
+_pointwise_op("addcmul", "ternary", (Param("input1", "operand"), Param("input2", "operand"),
+                                     Param("input3", "operand"), Param("alpha", "scalar")),
+              _addcmul, bypass=("input1", "input2", "input3"),
+              doc="torch.addcmul(input1, input2, input3, value=alpha)")
 
 
 # ---- copies and casts (family "special": pointwise, but they compute nothing) ----
@@ -329,6 +356,6 @@ def _cast(ctx, arg, dtype):
 
 
 for _name, _doc in (("set", "a copy"), ("segment_set", "a copy that nvFuser must place in a new segment")):
-    register(OpSpec(_name, "special", _X, ref=_copy, elementwise=True, bypass=("x",), doc=_doc))
-register(OpSpec("cast", "special", (Param("arg", "operand"), Param("dtype", "dtype")), ref=_cast,
-                elementwise=True, bypass=("arg",), doc="x.to(dtype); C++ casts truncate floats to ints"))
+    _pointwise_op(_name, "special", _X, _copy, bypass=("x",), doc=_doc)
+_pointwise_op("cast", "special", (Param("arg", "operand"), Param("dtype", "dtype")), _cast,
+              bypass=("arg",), doc="x.to(dtype); C++ casts truncate floats to ints")

@@ -11,10 +11,11 @@ import torch
 import torch.nn.functional as F
 
 from .registry import register
-from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
 
 _ARG = Param("arg", "tensor")
 _ARG_BY_FRONTEND = (Param("arg1", "tensor", frontends=LEGACY_ONLY), Param("arg", "tensor", frontends=DIRECT_ONLY))
+_RENAMED = (("arg1", "arg"),)   # (legacy, direct)
 _INDEX = Param("index", "tensor")
 _DIM = Param("dim", "int")
 
@@ -72,17 +73,23 @@ def _embedding_fwd(ctx, input, weight, padding_idx=None, max_norm=None, norm_typ
                        sparse=bool(sparse))
 
 
+_NOT_GENERATED = not_generated("needs an index tensor within the indexed extents, which the generator does not make")
+
+
 def _op(name, params, ref, doc, bypass=(), **kw):
-    register(OpSpec(name, "index", params, ref=ref, bypass=bypass, doc=doc, **kw))
+    """An index op: not generated, and FewerDims does not follow a dim through it."""
+    register(OpSpec(name, "index", params, ref=ref, bypass=bypass, doc=doc, generate=_NOT_GENERATED,
+                    dim_rule="not-followed", **kw))
 
 
 _op("index_select", (_ARG, _INDEX, _DIM), _index_select, "torch.index_select(arg, dim, index)")
 _op("select", (_ARG, Param("index", "scalar"), _DIM), _select, "torch.select(arg, dim, index)")
-_op("gather", _ARG_BY_FRONTEND + (_INDEX, _DIM), _gather, "torch.gather(arg, dim, index)")
+_op("gather", _ARG_BY_FRONTEND + (_INDEX, _DIM), _gather, "torch.gather(arg, dim, index)",
+    renamed=_RENAMED)
 _op("take_along_axis", _ARG_BY_FRONTEND + (_INDEX, _DIM), _take_along_axis,
-    "torch.take_along_dim(arg, index, dim)")
+    "torch.take_along_dim(arg, index, dim)", renamed=_RENAMED)
 _op("scatter", _ARG_BY_FRONTEND + (_INDEX, Param("src", "operand"), _DIM), _scatter,
-    "torch.scatter(arg, dim, index, src); src may be a scalar", bypass=("arg1", "arg"))
+    "torch.scatter(arg, dim, index, src); src may be a scalar", bypass=("arg1", "arg"), renamed=_RENAMED)
 _op("index_put_accumulate", (Param("acc", "tensor"), _INDEX, Param("value", "tensor")),
     _index_put_accumulate, "acc.index_put((index,), value, accumulate=True)", bypass=("acc",),
     frontends=LEGACY_ONLY)

@@ -25,7 +25,11 @@ import torch
 import torch.nn.functional as F
 
 from .registry import register
-from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
+
+# not generated (operand shapes must fit each other), and FewerDims does not follow a dim through them
+_OPAQUE = dict(generate=not_generated("not added to the generator yet (operands of fitting shapes)"),
+               dim_rule="not-followed")
 
 
 def _matmul(ctx, arg1, arg2):
@@ -37,10 +41,10 @@ def _linear(ctx, arg1, arg2, bias=None):
 
 
 register(OpSpec("matmul", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor")),
-                ref=_matmul, doc="torch.matmul"))
+                ref=_matmul, doc="torch.matmul", **_OPAQUE))
 register(OpSpec("linear", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor"),
                                      Param("bias", "tensor", None)),
-                ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]"))
+                ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]", **_OPAQUE))
 
 
 def _scores(query, key, scale, is_causal):
@@ -108,7 +112,7 @@ register(OpSpec("sdpfa_fwd", "attention", (
     Param("bias", "tensor", None), Param("mask", "tensor", None),
     Param("dropout_p", "scalar", None), Param("is_causal", "scalar", None), Param("scale", "scalar", None),
 ), ref=_sdpfa_fwd, n_outputs=4, tags=frozenset({"random_if_dropout"}),
-    doc="flash attention forward -> (out, logsumexp, philox_seed, philox_offset)"))
+    doc="flash attention forward -> (out, logsumexp, philox_seed, philox_offset)", **_OPAQUE))
 
 _BWD_HEAD = tuple(Param(n, "tensor") for n in
                   ("grad_output", "query", "key", "value", "output", "logsumexp"))
@@ -120,7 +124,8 @@ register(OpSpec("sdpfa_bwd", "attention", _BWD_HEAD + (
     Param("philox_seed", "tensor"), Param("philox_offset", "tensor"),
     Param("scale", "scalar", None, frontends=LEGACY_ONLY),
     Param("scale", "scalar", frontends=DIRECT_ONLY),
-), ref=_sdpfa_bwd, n_outputs=3, doc="flash attention backward -> (grad_query, grad_key, grad_value)"))
+), ref=_sdpfa_bwd, n_outputs=3, doc="flash attention backward -> (grad_query, grad_key, grad_value)",
+    **_OPAQUE))
 
 
 def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None, dtype="BFloat16",
@@ -140,4 +145,5 @@ register(OpSpec("scaled_mm", "matmul", (
     Param("alpha", "tensor", None), Param("bias", "tensor", None), Param("beta", "tensor", None),
     Param("dtype", "dtype", "BFloat16"), Param("output_block_scale_size", "int", 0),
     Param("output_block_scale_dtype", "dtype", "BFloat16"), Param("output_gamma", "bool", False),
-), ref=_scaled_mm, n_outputs=3, doc="torch._scaled_mm with per-tensor scales; (out, block_scale, gamma)"))
+), ref=_scaled_mm, n_outputs=3, doc="torch._scaled_mm with per-tensor scales; (out, block_scale, gamma)",
+    tags=frozenset({"format-dtype"}), **_OPAQUE))

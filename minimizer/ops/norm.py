@@ -14,7 +14,7 @@ from __future__ import annotations
 import torch
 
 from .registry import register
-from .spec import LEGACY_ONLY, OpSpec, Param
+from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 
 
 def _batch_norm(ctx, arg, weight, bias, running_mean, running_var, momentum, eps, training,
@@ -46,4 +46,5 @@ register(OpSpec("batch_norm", "norm", (
     Param("momentum", "scalar"), Param("eps", "scalar"), Param("training", "bool"),
     Param("channels_last", "bool", False),
 ), ref=_batch_norm, n_outputs=3, frontends=LEGACY_ONLY,
-    doc="F.batch_norm -> (out, mean, invstd)"))
+    doc="F.batch_norm -> (out, mean, invstd)", generate=not_generated("not added to the generator yet"),
+    dim_rule="not-followed"))

@@ -15,17 +15,31 @@ Semantics that differ from a plain torch call, from ``csrc/ops/arith.cpp``:
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import torch
 
 from .elementwise import torch_dtype
 from .registry import register
-from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param
+from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, generated
 
 _ARG = Param("arg", "tensor")
 _DIMS_OPT = Param("dims", "ints", None, aliases=("axes", "dim"))
 _DIMS = Param("dims", "ints", aliases=("axes",))
 _KEEPDIM = Param("keepdim", "bool", False)
 _DTYPE = Param("dtype", "dtype", "Null")
+
+# what the fuzzer draws for an operand of each category, simplest first (``Gen``); var,
+# var_mean and welford only for Float and Double (var_mean refuses Half/BFloat16), welford on
+# rank >= 2 (it must keep a dim)
+GEN = generated("reduction", f="sum max min prod var var_mean welford", i="sum max min prod", b="sum")
+for _name in ("var", "var_mean", "welford"):
+    GEN[_name] = replace(GEN[_name], dtypes=("Float", "Double"), min_rank=2 if _name == "welford" else 1)
+
+
+def _op(name, params, ref, doc, **kw):
+    """A reduction: its ``dims`` renumber as FewerDims' ``reduction`` rule says."""
+    register(OpSpec(name, "reduction", params, ref=ref, doc=doc, generate=GEN[name], dim_rule="reduction", **kw))
 
 
 def reduced_dims(x: torch.Tensor, dims) -> tuple[int, ...]:
@@ -69,9 +83,8 @@ for _name, _fn, _takes, _acc in (("sum", lambda x, d, k: torch.sum(x, d, keepdim
                                  ("prod", _prod, True, True),
                                  ("max", lambda x, d, k: torch.amax(x, d, keepdim=k), False, False),
                                  ("min", lambda x, d, k: torch.amin(x, d, keepdim=k), False, False)):
-    register(OpSpec(_name, "reduction", (_ARG, _DIMS_OPT, _KEEPDIM, _DTYPE),
-                    ref=_reduction(_fn, _takes, _acc), bypass=("arg",),
-                    doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims"))
+    _op(_name, (_ARG, _DIMS_OPT, _KEEPDIM, _DTYPE), _reduction(_fn, _takes, _acc), bypass=("arg",),
+        doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims")
 
 
 def _var(ctx, arg, dims, correction, keepdim):
@@ -106,15 +119,14 @@ def _welford(ctx, arg, dims):
     return avg, var_sum, torch.full(avg.shape, count, dtype=index, device=arg.device)
 
 
-register(OpSpec("var", "reduction", (
+_op("var", (
     _ARG, _DIMS,
     Param("correction", "int", frontends=LEGACY_ONLY),
     Param("correction", "int", 1, frontends=DIRECT_ONLY),
     _KEEPDIM,
-), ref=_var, bypass=("arg",), doc="torch.var(correction=); legacy has no default correction"))
+), _var, bypass=("arg",), doc="torch.var(correction=); legacy has no default correction")
 
-register(OpSpec("var_mean", "reduction", (_ARG, _DIMS, Param("correction", "int", 1), _KEEPDIM),
-                ref=_var_mean, n_outputs=2, doc="torch.var_mean -> (var, mean)"))
+_op("var_mean", (_ARG, _DIMS, Param("correction", "int", 1), _KEEPDIM), _var_mean, n_outputs=2,
+    doc="torch.var_mean -> (var, mean)")
 
-register(OpSpec("welford", "reduction", (_ARG, Param("dims", "ints")), ref=_welford, n_outputs=3,
-                doc="-> (avg, var_sum, n)"))
+_op("welford", (_ARG, Param("dims", "ints")), _welford, n_outputs=3, doc="-> (avg, var_sum, n)")

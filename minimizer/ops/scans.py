@@ -9,11 +9,20 @@ from __future__ import annotations
 import torch
 
 from .registry import register
-from .spec import BOTH, DIRECT_ONLY, OpSpec, Param
+from .spec import BOTH, DIRECT_ONLY, OpSpec, Param, generated, not_generated
 
 _ARG = Param("arg", "tensor")
 _DIM = Param("dim", "int")
 _INIT = Param("init", "scalar", None, frontends=DIRECT_ONLY)
+
+# what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``scan``)
+GEN = {**generated("scan", f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
+       **dict.fromkeys(("argsort", "topk"), not_generated(
+           "not added to the generator yet"))}
+
+
+def _op(name, params, ref, doc, **kw):
+    register(OpSpec(name, "scan", params, ref=ref, doc=doc, generate=GEN[name], dim_rule="scan", **kw))
 
 
 def _scan(step, combine):
@@ -36,9 +45,8 @@ for _name, _step, _combine in (
         ("cumprod", _cumprod, lambda out, c: (out * c).to(out.dtype)),
         ("cummin", lambda x, d: torch.cummin(x, d).values, lambda out, c: torch.clamp(out, max=c)),
         ("cummax", lambda x, d: torch.cummax(x, d).values, lambda out, c: torch.clamp(out, min=c))):
-    register(OpSpec(_name, "scan", (_ARG, _DIM, _INIT), ref=_scan(_step, _combine),
-                    frontends=BOTH if _name == "cumsum" else DIRECT_ONLY,
-                    bypass=("arg",), doc=f"torch.{_name}(arg, dim) in the input dtype"))
+    _op(_name, (_ARG, _DIM, _INIT), _scan(_step, _combine), f"torch.{_name}(arg, dim) in the input dtype",
+        frontends=BOTH if _name == "cumsum" else DIRECT_ONLY, bypass=("arg",))
 
 
 def _argsort(ctx, arg, dim, descending, stable):
@@ -50,9 +58,8 @@ def _topk(ctx, arg, k, dim, largest, sorted):
     return values, indices
 
 
-register(OpSpec("argsort", "scan", (_ARG, _DIM, Param("descending", "bool", False),
-                                    Param("stable", "bool", False)),
-                ref=_argsort, doc="torch.argsort -> Int indices"))
-register(OpSpec("topk", "scan", (_ARG, Param("k", "scalar"), Param("dim", "int", -1),
-                                 Param("largest", "bool", True), Param("sorted", "bool", False)),
-                ref=_topk, n_outputs=2, doc="torch.topk -> (values, indices)"))
+_op("argsort", (_ARG, _DIM, Param("descending", "bool", False), Param("stable", "bool", False)),
+    _argsort, "torch.argsort -> Int indices")
+_op("topk", (_ARG, Param("k", "scalar"), Param("dim", "int", -1), Param("largest", "bool", True),
+             Param("sorted", "bool", False)),
+    _topk, "torch.topk -> (values, indices)", n_outputs=2)

@@ -10,12 +10,14 @@ cannot tell constants from inputs) wants ``0 <= start <= end`` and strides of 1.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import torch
 import torch.nn.functional as F
 
 from .. import dtypes
 from .registry import register
-from .spec import LEGACY_ONLY, OpSpec, Param
+from .spec import LEGACY_ONLY, OpSpec, Param, generated, not_generated
 
 _ARG = Param("arg", "tensor")
 
@@ -203,8 +205,21 @@ def _check_cat(kw, facts_of):
     return None
 
 
-def _op(name, params, ref, doc, bypass=("arg",), **kw):
-    register(OpSpec(name, "shape", params, ref=ref, bypass=bypass, doc=doc, **kw))
+# what the fuzzer draws for an operand of any category, simplest first (``Gen``)
+GEN = {**generated("shape", every="permute reshape slice pad cat squeeze stride_order"),
+       **generated("broadcast", every="broadcast_in_dim broadcast expand"),
+       **dict.fromkeys(("shape", "size", "at", "tensor_sizes"), not_generated(
+           "size queries: their Int scalars are not operands the generator's steps take"))}
+GEN["squeeze"] = replace(GEN["squeeze"], min_rank=2, needs="broadcast-dim")
+GEN["expand"] = replace(GEN["expand"], needs="broadcast-dim")
+GEN["cat"] = replace(GEN["cat"], needs="non-broadcast-dim")
+
+
+def _op(name, params, ref, doc, bypass=("arg",), dim_rule=None, **kw):
+    """A shape op; FewerDims renumbers its dim arguments by the rule of its own name unless
+    ``dim_rule`` says otherwise."""
+    register(OpSpec(name, "shape", params, ref=ref, bypass=bypass, doc=doc, generate=GEN[name],
+                    dim_rule=dim_rule or name, **kw))
 
 
 _op("broadcast_in_dim", (_ARG, Param("shape", "shape", aliases=("output_shape",)),
@@ -219,23 +234,25 @@ _op("reshape", (_ARG, Param("new_shape", "shape"),
                 Param("original_shape", "shape", None, frontends=LEGACY_ONLY, keyword_only=True)),
     _reshape, "torch.reshape; before 0.0.22 scripts also passed original_shape= (ignored)")
 _op("permute", (_ARG, Param("dims", "ints")), _permute, "torch.permute (dims lists old dims in new order)",
-    bcast_rule=_bcast_permute)
+    bcast_rule=_bcast_permute, tags=frozenset({"layout"}))
 _op("squeeze", (_ARG, Param("dims", "ints"), Param("squeeze_expanded", "bool", False)), _squeeze,
     "torch.squeeze of broadcast dims only")
 _op("slice", (_ARG, Param("start_indices", "shape"), Param("end_indices", "shape"),
-              Param("strides", "shape", None), Param("manual_normalization", "bool", False)),
+              Param("strides", "shape", None), Param("manual_normalization", "bool", False, int_in_legacy=True)),
     _slice, "x[start:end] per dim")
 _op("pad", (_ARG, Param("pad_widths", "shape"), Param("value", "scalar", None)), _pad,
     "F.pad(constant); pairs start from the last dim", tags=frozenset({"padded-output"}))
-_op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0), Param("manual_padding", "bool", False)),
+_op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0),
+            Param("manual_padding", "bool", False, int_in_legacy=True)),
     _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=(),
     ir_check=_check_cat)
 _op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
-    "a copy with the given allocation order", bcast_rule=keep_bcast)
-_op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=())
+    "a copy with the given allocation order", bcast_rule=keep_bcast, tags=frozenset({"layout"}))
+_op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=(),
+    dim_rule="not-followed")
 _op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=())
 _op("at", (Param("arg", "shape"), Param("index", "int")), _at, "vector[index]", bypass=(),
-    frontends=LEGACY_ONLY)
+    frontends=LEGACY_ONLY, dim_rule="not-followed")
 _op("tensor_sizes", (_ARG,), _shape,
     "one Int scalar per dim (a variable number of results: n_outputs=-1)",
-    bypass=(), frontends=LEGACY_ONLY, n_outputs=-1)
+    bypass=(), frontends=LEGACY_ONLY, n_outputs=-1, dim_rule="not-followed")

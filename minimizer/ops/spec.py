@@ -50,6 +50,9 @@ class Param:
     aliases: tuple[str, ...] = ()        # era spellings accepted on input (``axes`` for ``dims``)
     frontends: frozenset = BOTH          # a parameter that exists in one frontend only
     keyword_only: bool = False
+    # a bool that legacy repros print as 0/1 (nvFuser's C++ printer writes the bool as an int:
+    # ``slice(..., manual_normalization=0)``); ``fmin upgrade`` gives the direct frontend a bool
+    int_in_legacy: bool = False
 
     def __post_init__(self):
         assert self.kind in KINDS, self.kind
@@ -57,6 +60,101 @@ class Param:
     @property
     def required(self) -> bool:
         return self.default is REQUIRED
+
+
+#: The operand dtype categories of the fuzzer, in the order it lists an op's input dtypes:
+#: ``"f"`` floating (Float, Half, BFloat16, Double), ``"i"`` integral (Int, Int32), ``"b"`` Bool.
+GEN_CATEGORIES = ("f", "i", "b")
+
+
+@dataclass(frozen=True)
+class Gen:
+    """How the fuzzer (``minimizer/fuzz/strategies.py``) generates an op; ``OpSpec.generate``.
+
+    ``handler`` names the step handler that writes the call (``unary``, ``binary``, ``ternary``,
+    ``cast``, ``copy``, ``reduction``, ``broadcast``, ``shape``, ``scan``); None: the op is not
+    generated, and ``why`` says why. ``f``/``i``/``b``: the op's place among the handler's ops
+    drawn for an operand of that category (0 = the first, the simplest: what Hypothesis shrinks
+    towards; ties go by catalog order); None: not drawn for that category. ``dtypes``: the only
+    operand dtypes it is drawn for within those categories (``var`` needs Float or Double; empty:
+    every dtype of them). ``min_rank``: the rank ``op_calls`` gives its operand at least;
+    ``needs``: what that operand must also have (``"broadcast-dim"``: an extent-1 broadcast dim,
+    for squeeze and expand; ``"non-broadcast-dim"``: a dim that is not one, for cat)."""
+    handler: str | None
+    f: int | None = None
+    i: int | None = None
+    b: int | None = None
+    dtypes: tuple[str, ...] = ()
+    min_rank: int = 1
+    needs: str = ""
+    why: str = ""
+
+    def __post_init__(self):
+        assert self.needs in ("", "broadcast-dim", "non-broadcast-dim"), self.needs
+        assert (self.handler is None) == bool(self.why), "a Gen says a handler, or why there is none"
+
+    def rank(self, category: str) -> int | None:
+        """The op's place for an operand of ``category`` (``"f"``, ``"i"``, ``"b"``), or None."""
+        return getattr(self, category)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return tuple(c for c in GEN_CATEGORIES if self.rank(c) is not None)
+
+
+def not_generated(why: str) -> Gen:
+    """``OpSpec.generate`` of an op the fuzzer does not generate, with the reason."""
+    return Gen(None, why=why)
+
+
+def generated(handler: str, every: str = "", **orders: str) -> dict[str, Gen]:
+    """``Gen`` entries of a family's ops from their orders, simplest first: ``generated("unary",
+    f="neg abs exp", i="neg abs")`` gives ``neg`` rank 0 and ``abs`` rank 1 for float and int
+    operands and ``exp`` rank 2 for floats only; ``every="permute reshape"``: one order for
+    every category."""
+    ranks: dict[str, dict[str, int]] = {}
+    for cat in GEN_CATEGORIES:
+        for k, name in enumerate((every or orders.get(cat, "")).split()):
+            ranks.setdefault(name, {})[cat] = k
+    return {name: Gen(handler, **r) for name, r in ranks.items()}
+
+
+#: How FewerDims (``minimizer/reduce/passes/dims.py``) carries a dropped extent-1 dim through an
+#: op; ``OpSpec.dim_rule`` names one. Each rule renumbers the op's dim arguments (or says where
+#: the dim goes) and refuses what it cannot follow unambiguously.
+DIM_RULES = {
+    "pointwise": "no dim arguments: operands align from the right, the result carries the dim where "
+                 "they all do (elementwise ops, rand_like)",
+    "reduction": "``dims`` renumbered; the result loses the dim if it is reduced (keepdim keeps it); "
+                 "a reduction over the dropped dim alone is refused",
+    "scan": "``dim`` renumbered; a scan along the dropped dim is refused",
+    "size": "``dim`` renumbered; the size of the dropped dim is refused",
+    "cat": "``dim`` renumbered; every operand must drop the same dim",
+    "permute": "the permutation without the dim, renumbered",
+    "squeeze": "``dims`` renumbered; squeezing the dropped dim itself removes it from the list",
+    "broadcast_in_dim": "the dim's output becomes a new broadcast (``broadcast_dims`` without it)",
+    "broadcast": "the dim's output becomes a new broadcast (its ``is_broadcast_dim`` flag True)",
+    "reshape": "absorbed: the elements keep their order (``original_shape`` loses the dim)",
+    "expand": "the dim's ``shape`` entry (1 or -1) goes",
+    "slice": "the dim's start/end/stride entries go (it must be sliced whole)",
+    "pad": "the dim's width pair goes (it must pad nothing)",
+    "stride_order": "the stride order without the dim, renumbered",
+    "add_output": "an output keeps its values with one dim fewer (an aliased input drops the same "
+                  "dim; ``stride_order`` renumbered)",
+    "not-followed": "a drop that reaches the op is not proposed (matmul, index ops, factories, "
+                    "definitions: no unambiguous renumbering)",
+}
+
+
+#: What ``OpSpec.tags`` may say, and who reads it.
+TAGS = {
+    "padded-output": "the result counts as a pad (the interpreter: cat(manual_padding=True) needs pads)",
+    "layout": "the result's layout is the point of the op (the reducer's ValueToInput keeps it when "
+              "the op's result becomes an input)",
+    "format-dtype": "its dtype arguments select a kernel format, not a rounding (the fp64 reference "
+                    "keeps them)",
+    "random_if_dropout": "random when its dropout_p is not 0 (no client reads it yet)",
+}
 
 
 @dataclass(frozen=True)
@@ -68,6 +166,14 @@ class OpSpec:
     as tuples of ints, ``DataType.X`` as the string ``"X"``), and returns a tensor, a Python
     number, or a tuple of them when ``n_outputs > 1``. It must also work on ``meta`` tensors,
     which is how shapes and dtypes are inferred without computing anything.
+
+    What each client of the catalog needs to know about the op, so that no client keeps an op
+    table of its own (``tests/test_catalog_complete.py`` fails on an entry that leaves one out):
+    ``generate`` (a ``Gen``: how the fuzzer generates it, or ``not_generated(why)``),
+    ``dim_rule`` (a key of ``DIM_RULES``: how FewerDims renumbers its dim arguments),
+    ``renamed`` (``(legacy name, direct name)`` of each parameter the two frontends name
+    differently: legacy ``gather(arg1, ...)`` is direct ``gather(arg, ...)``; ``fmin upgrade``
+    renames it) and ``Param.int_in_legacy``.
 
     ``bcast_rule``/``ir_check``/``tags`` carry what nvFuser's IR knows beyond values (see below).
     ``n_outputs`` is -1 for an op with one result per dim of its argument (``tensor_sizes``).
@@ -90,13 +196,20 @@ class OpSpec:
     # ``bcast_rule(args, arg_bcast)`` -> which output dims are IR broadcasts, given the args and
     # the broadcast flags of the ``arg`` operand (None when unknown); ``ir_check(args, facts_of)``
     # -> a definition error nvFuser raises, or None (``facts_of(param)`` gives the operand facts,
-    # a list for list parameters). ``"padded-output"`` in ``tags``: the result counts as a pad.
+    # a list for list parameters). ``tags``: keys of ``TAGS``.
     bcast_rule: Callable[..., Any] | None = None
     ir_check: Callable[..., Any] | None = None
     # other signatures of the same binding (pybind11 overloads), each a tuple of parameter names
     # taken positionally in that order (and only those): tried in order when ``params`` does
     # not fit, in a frontend that has all of them. Legacy ``add_output(output, stride_order)``.
     overloads: tuple[tuple[str, ...], ...] = ()
+    generate: Gen | None = None
+    dim_rule: str | None = None
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self):
+        assert self.dim_rule is None or self.dim_rule in DIM_RULES, (self.name, self.dim_rule)
+        assert self.tags <= TAGS.keys(), (self.name, self.tags)
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -87,102 +87,131 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     tensor is computed in float64, and a float dtype an op asks for (a cast, a reduction's or a
     creation op's ``dtype``) becomes Double: the program's arithmetic without its roundings, which
     tells "computes something else" from "rounds differently" (see ``oracle.compare``)."""
-    ctx = ctx or Ctx(frontend=frontend)
-    env: dict[str, Any] = {}
-    facts: dict[str, TensorFacts] = {}
-    outputs: list[Any] = []
-    aliases: list[tuple[torch.Tensor, torch.Tensor]] = []
-    per_stmt: list[dict[str, Any]] = []
-    narrowed: dict[int, dict[str, list[int]]] = {}
-    it = iter(enumerate(inputs))
     n_expected = input_count(stmts)
     if check_inputs and len(inputs) != n_expected:
         raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
-
-    def next_input(i_stmt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input", i_stmt)
-
-    def resolve(v, i_stmt):
-        if isinstance(v, Ref):
-            if v.name not in env:
-                raise FusionError(f"name '{v.name}' is used before it is defined", "definition", i_stmt)
-            return env[v.name]
-        if isinstance(v, DType):
-            return v.name
-        if isinstance(v, tuple):
-            return tuple(resolve(x, i_stmt) for x in v)
-        return v
-
+    r = _Run(inputs, n_expected, ctx or Ctx(frontend=frontend), check_inputs, upcast)
     for i, s in enumerate(stmts):
+        out_vals = r.step(i, s)
+        if keep_values:
+            r.per_stmt.append(out_vals)
+    r.write_aliases()
+    return Result(r.outputs, r.env, r.facts, r.per_stmt, r.narrowed)
+
+
+class _Run:
+    """One execution: what each name holds (``env``), the IR facts of tensors, the outputs, and
+    the inputs still to be taken."""
+
+    def __init__(self, inputs: Sequence[Any], n_expected: int, ctx: Ctx, check_inputs: bool, upcast: bool):
+        self.inputs, self.n_expected, self.ctx = inputs, n_expected, ctx
+        self.check_inputs, self.upcast = check_inputs, upcast
+        self.env: dict[str, Any] = {}
+        self.facts: dict[str, TensorFacts] = {}
+        self.outputs: list[Any] = []
+        self.aliases: list[tuple[torch.Tensor, torch.Tensor]] = []
+        self.per_stmt: list[dict[str, Any]] = []
+        self.narrowed: dict[int, dict[str, list[int]]] = {}
+        self.it = iter(enumerate(inputs))
+
+    def step(self, i: int, s: Stmt) -> dict[str, Any]:
+        """Statement ``i``; returns the values it defined. An error of a reference becomes a
+        ``FusionError`` of kind ``runtime``."""
         spec = CATALOG.get(s.call)
         if spec is None:
             raise FusionError(f"unknown call fd.{s.call}", "definition", i)
         try:
-            if s.call == "define_tensor":
-                k, t = next_input(i)
-                if check_inputs:
-                    check_tensor_input(s, k, t)
-                facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
-                if upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST:
-                    t = t.to(torch.float64)
-                env[s.outs[0]] = t
-                out_vals = {s.outs[0]: t}
-            elif s.call in ("define_scalar", "define_constant"):
-                value = s.arg("value")
-                if value is None:
-                    k, value = next_input(i)
-                    if check_inputs:
-                        check_scalar_input(s, k, value)
-                    if isinstance(value, torch.Tensor):
-                        value = value.item()
-                elif isinstance(value, Ref):
-                    value = resolve(value, i)
-                value = _cast_scalar(value, s.arg("dtype"))
-                env[s.outs[0]] = value
-                out_vals = {s.outs[0]: value}
-            elif s.call == "define_vector":
-                vals = s.arg("values")
-                if isinstance(vals, int):
-                    vals = tuple(next_input(i)[1] for _ in range(vals))
-                else:
-                    vals = resolve(vals, i)
-                env[s.outs[0]] = tuple(int(v) for v in vals)
-                out_vals = {s.outs[0]: env[s.outs[0]]}
-            elif s.call == "add_output":
-                val = resolve(s.arg("output"), i)
-                alias = s.arg("alias_input")
-                if alias is not None:
-                    aliases.append((resolve(alias, i), val))
-                else:
-                    order = s.arg("stride_order")
-                    if order is not None and isinstance(val, torch.Tensor):
-                        _check_output_stride_order(order, val.ndim, i)
-                        if order:
-                            val = with_stride_order(val, order)
-                    outputs.append(val)
-                out_vals = {}
-            else:
-                out_vals = _run_op(spec, s, i, resolve, ctx, env, facts, narrowed, upcast)
+            define = self.DEFINITIONS.get(s.call)
+            if define is not None:
+                return define(self, i, s)
+            return _run_op(spec, s, i, self.resolve, self.ctx, self.env, self.facts, self.narrowed, self.upcast)
         except FusionError:
             raise
         except (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError) as e:
             raise FusionError(f"fd.{s.call}: {type(e).__name__}: {_first_line(e)}", "runtime", i) from e
-        if keep_values:
-            per_stmt.append(out_vals)
-    # In-place aliased outputs are written once the whole fusion has been computed.
-    for dst, src in aliases:
-        if dst.device.type != "meta":
-            dst.copy_(src)
-    return Result(outputs, env, facts, per_stmt, narrowed)
+
+    def next_input(self, i_stmt: int) -> tuple[int, Any]:
+        """(position, value) of the next value of the inputs list."""
+        try:
+            return next(self.it)
+        except StopIteration:
+            raise FusionError(f"Expected {self.n_expected} inputs but got {len(self.inputs)}", "input", i_stmt)
+
+    def resolve(self, v, i_stmt: int):
+        """A model value as a reference sees it: names to what they hold, ``DataType.X`` to ``"X"``."""
+        if isinstance(v, Ref):
+            if v.name not in self.env:
+                raise FusionError(f"name '{v.name}' is used before it is defined", "definition", i_stmt)
+            return self.env[v.name]
+        if isinstance(v, DType):
+            return v.name
+        if isinstance(v, tuple):
+            return tuple(self.resolve(x, i_stmt) for x in v)
+        return v
+
+    def define_tensor(self, i: int, s: Stmt) -> dict[str, Any]:
+        k, t = self.next_input(i)
+        if self.check_inputs:
+            check_tensor_input(s, k, t)
+        self.facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
+        if self.upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST:
+            t = t.to(torch.float64)
+        self.env[s.outs[0]] = t
+        return {s.outs[0]: t}
+
+    def define_scalar(self, i: int, s: Stmt) -> dict[str, Any]:
+        """``define_scalar``/``define_constant``: a constant, or (value None) the next input."""
+        value = s.arg("value")
+        if value is None:
+            k, value = self.next_input(i)
+            if self.check_inputs:
+                check_scalar_input(s, k, value)
+            if isinstance(value, torch.Tensor):
+                value = value.item()
+        elif isinstance(value, Ref):
+            value = self.resolve(value, i)
+        value = _cast_scalar(value, s.arg("dtype"))
+        self.env[s.outs[0]] = value
+        return {s.outs[0]: value}
+
+    def define_vector(self, i: int, s: Stmt) -> dict[str, Any]:
+        """A Vector of ints: the given values, or (an int n) the next n inputs."""
+        vals = s.arg("values")
+        if isinstance(vals, int):
+            vals = tuple(self.next_input(i)[1] for _ in range(vals))
+        else:
+            vals = self.resolve(vals, i)
+        self.env[s.outs[0]] = tuple(int(v) for v in vals)
+        return {s.outs[0]: self.env[s.outs[0]]}
+
+    def add_output(self, i: int, s: Stmt) -> dict[str, Any]:
+        """An output (laid out by ``stride_order``), or, with ``alias_input``, a write into that
+        input once the fusion is computed."""
+        val = self.resolve(s.arg("output"), i)
+        alias = s.arg("alias_input")
+        if alias is not None:
+            self.aliases.append((self.resolve(alias, i), val))
+        else:
+            order = s.arg("stride_order")
+            if order is not None and isinstance(val, torch.Tensor):
+                _check_output_stride_order(order, val.ndim, i)
+                if order:
+                    val = with_stride_order(val, order)
+            self.outputs.append(val)
+        return {}
+
+    DEFINITIONS = {"define_tensor": define_tensor, "define_scalar": define_scalar,
+                   "define_constant": define_scalar, "define_vector": define_vector, "add_output": add_output}
+
+    def write_aliases(self) -> None:
+        """In-place aliased outputs are written once the whole fusion has been computed."""
+        for dst, src in self.aliases:
+            if dst.device.type != "meta":
+                dst.copy_(src)
 
 
 _UPCAST = (torch.float32, torch.float16, torch.bfloat16)
 _UPCAST_NAMES = ("Float", "Half", "BFloat16")
-#: ops whose dtype arguments select a kernel format rather than a rounding: never upcast
-_KEEP_DTYPES = ("scaled_mm", "nv_block_quantize", "cutlass_nvfp4_grouped_mm", "grouped_mm")
 
 
 def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
@@ -195,7 +224,7 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
             kw[p.name] = p.default
         else:
             raise FusionError(f"fd.ops.{spec.name}() missing required argument '{p.name}'", "definition", i)
-        if upcast and p.kind == "dtype" and kw[p.name] in _UPCAST_NAMES and spec.name not in _KEEP_DTYPES:
+        if upcast and p.kind == "dtype" and kw[p.name] in _UPCAST_NAMES and "format-dtype" not in spec.tags:
             kw[p.name] = "Double"
     for p in spec.params_for(ctx.frontend):
         v = kw.get(p.name)

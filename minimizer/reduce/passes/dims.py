@@ -8,7 +8,8 @@ contiguity entry sits at the dim's *allocation* position, the stride order is re
 a ``sum(dims=[1])`` of a ``[1, 4]`` value becomes ``sum(dims=[0])``.
 
 So a candidate is built by walking the program once and following where the dropped dim is
-(``_Walk``): elementwise ops carry it at its right-aligned position, reductions, ``permute``,
+(``_Walk``), through each op by the rule its catalog entry names (``OpSpec.dim_rule``, one of
+``ops.DIM_RULES``; ``RULES`` below implements them): elementwise ops carry it at its right-aligned position, reductions, ``permute``,
 ``squeeze``, ``cat``, ``slice``, ``pad``, scans... renumber their dim arguments, and
 ``broadcast_in_dim``, ``broadcast`` and ``reshape`` absorb it (their result keeps its shape, the
 dim becomes a new broadcast or disappears in the flattening). Where an op cannot be renumbered
@@ -177,13 +178,15 @@ class _Walk:
         return self.rank[v.name], self.where[v.name]
 
     def _rewrite(self, i: int, s: Stmt) -> tuple[Stmt, int | None]:
+        """The statement with its dim arguments renumbered by its op's ``dim_rule`` (catalog)."""
         spec = CATALOG.get(s.call)
-        if spec is not None and (spec.elementwise or s.op in ("rand_like", "randn_like")):
-            return s, self._elementwise(i, s)
-        rule = _RULES.get(s.op)
+        rule = RULES.get(spec.dim_rule) if spec is not None else None
         if rule is None:
             raise _Refuse(f"{s.op} is not followed")
         return rule(self, i, s)
+
+    def _pointwise(self, i: int, s: Stmt) -> tuple[Stmt, int | None]:
+        return s, self._elementwise(i, s)
 
     def _elementwise(self, i: int, s: Stmt) -> int | None:
         """Operands align from the right: the result carries the drop at one position only if
@@ -363,13 +366,13 @@ def _add_output(w: _Walk, i: int, s: Stmt):
     return s, None
 
 
-_RULES = {
-    **{op: _reduction for op in ("sum", "prod", "max", "min", "var", "var_mean", "welford")},
+#: the catalog's ``DIM_RULES`` (``OpSpec.dim_rule``) -> how this pass carries a drop through the op;
+#: ``not-followed`` has no entry (a drop that reaches such an op is refused)
+RULES = {
+    "pointwise": _Walk._pointwise, "reduction": _reduction, "scan": _scan, "size": _size, "cat": _cat,
     "permute": _permute, "squeeze": _squeeze, "broadcast_in_dim": _broadcast_in_dim,
     "broadcast": _broadcast, "reshape": _reshape, "expand": _expand, "slice": _slice, "pad": _pad,
-    "cat": _cat, "stride_order": _stride_order, "size": _size,
-    **{op: _scan for op in ("cumsum", "cumprod", "cummin", "cummax", "argsort", "topk")},
-    "add_output": _add_output,
+    "stride_order": _stride_order, "add_output": _add_output,
 }
 
 

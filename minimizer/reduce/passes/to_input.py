@@ -13,14 +13,16 @@ candidate keeps that layout with ``stride_order``. Vectors stay computed.
 from __future__ import annotations
 
 from ...model import DType, Ref
+from ...ops import CATALOG
 from ...program import edits
 from .base import Candidates, Pass, chunks
 from .common import alloc_order, bcast_flags, is_scalar, is_tensor, new_name, scalar_input, smaller, tensor_input
 
 
-#: ops whose result's layout is the point of the op (elsewhere torch's meta strides say little
-#: about nvFuser's allocation, so only these get a layout-keeping variant)
-LAYOUT_OPS = frozenset({"permute", "stride_order"})
+#: ops whose result's layout is the point of the op (the catalog's ``"layout"`` tag; elsewhere
+#: torch's meta strides say little about nvFuser's allocation, so only these get a layout-keeping
+#: variant)
+LAYOUT_OPS = frozenset(s.name for key, s in CATALOG.items() if key.startswith("ops.") and "layout" in s.tags)
 
 
 class ValueToInput(Pass):
