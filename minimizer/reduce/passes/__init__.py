@@ -1,20 +1,24 @@
 """The reduction passes, coarse to fine. ``PASSES`` is the order the driver runs them in.
 
+Structural passes first: whole outputs, cuts (of all outputs, then of one), regions to inputs,
+then single ops — exact bypasses, an output moved to its producer's operands. Then inputs
+merged, and the cosmetic passes.
+
 ``cosmetic_key`` is what the cosmetic passes make smaller, most important first: every cosmetic
 candidate lowers one component and raises none before it, so ordering candidates by
 ``(cosmetic_key, printed bytes, text)`` accepts each intended simplification and can never loop.
 """
-from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _order, rename as _rename
-from . import shapes as _shapes
+from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
+from . import rename as _rename, shapes as _shapes
 from .base import Pass, chunks
 from .bypass import Bypass
-from .cut import CutAtIntermediate
+from .cut import CutAtIntermediate, RepointOutput
 from .dims import FewerDims
 from .dtypes import SimplifyDtypes, SimplifyScalars
 from .inputs import MergeInputs
 from .layout import PlainLayouts
 from .order import CanonicalInputOrder
-from .outputs import DropOutputs
+from .outputs import DropOutputs, OutputToOperand
 from .rename import Rename
 from .shapes import ShrinkShapes
 from .to_input import ValueToInput
@@ -22,8 +26,10 @@ from .to_input import ValueToInput
 PASSES: list[Pass] = [
     DropOutputs(),
     CutAtIntermediate(),
+    RepointOutput(),
     ValueToInput(),
     Bypass(),
+    OutputToOperand(),
     MergeInputs(),
     CanonicalInputOrder(),
     PlainLayouts(),
@@ -54,6 +60,6 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
             _order.cost(program), _rename.cost(program, info))
 
 
-__all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "ValueToInput",
-           "Bypass", "MergeInputs", "CanonicalInputOrder", "PlainLayouts", "ShrinkShapes", "FewerDims",
-           "SimplifyDtypes", "SimplifyScalars", "Rename"]
+__all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "RepointOutput",
+           "ValueToInput", "Bypass", "OutputToOperand", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
+           "ShrinkShapes", "FewerDims", "SimplifyDtypes", "SimplifyScalars", "Rename"]

@@ -1,4 +1,6 @@
-"""Cut at an intermediate: make one tensor value the fusion's only output, so that everything
+"""Cuts: the program is cut at an intermediate value.
+
+``CutAtIntermediate``: make one tensor value the fusion's only output, so that everything
 downstream of it (and every other output) dies. This is the FX minifier's "truncate suffix".
 
 Which cut first? A cut keeps the bug only if the bug lives upstream of the value, which is
@@ -7,13 +9,19 @@ like a binary search for the earliest good cut: drop the last half of the values
 quarter, ..., then the last one. After those, every other value is tried latest-first (closest
 to the original outputs: those cuts keep the most and so most often keep the bug; they also
 reach side branches the bisection misses). Scalars and inputs are never cut at.
+
+``RepointOutput``: the same cut for one output while the other outputs stay: the output reads a
+value upstream of it instead, in the same order (a program with one output gets nothing here:
+that is ``CutAtIntermediate``).
 """
 from __future__ import annotations
 
 from ...model import Ref, Stmt
+from ...program import edits
 from ...program.edits import remove_stmts
 from .base import Candidates, Pass
-from .common import is_tensor
+from .common import is_tensor, smaller
+from .outputs import plain_outputs, repoint
 
 
 def schedule(m: int) -> list[int]:
@@ -50,3 +58,24 @@ class CutAtIntermediate(Pass):
 
 def _rebound_after(program, i: int, name: str, until: int) -> bool:
     return any(name in s.outs for s in program.stmts[i + 1:until])
+
+
+class RepointOutput(Pass):
+    name = "repoint-output"
+
+    def candidates(self, program, info, start=0) -> Candidates:
+        if sum(1 for s in program.stmts if s.call == "add_output") < 2:
+            return
+        defs = edits.definitions(program)
+        pos = -1
+        for k, j, _ in plain_outputs(program, defs):
+            values = [(i, n) for i in sorted(edits.upstream(program, k) - {j}) if program.stmts[i].is_op
+                      for n in program.stmts[i].outs
+                      if n is not None and defs[k].get(n) == i and is_tensor(info.value(i, n))]
+            for x in schedule(len(values)):
+                pos += 1
+                if pos < start:
+                    continue
+                cand = repoint(program, defs, k, [values[x]])
+                if smaller(program, cand):
+                    yield pos, cand

@@ -1,0 +1,133 @@
+"""The reduction moves of issue 13, as quality tests in the Hypothesis shrinker's style: given this
+program and this predicate, the reducer's result is exactly this (and without the move it is
+bigger); then what each pass proposes; then the two cases of ``scripts/bench_predicates.py``.
+Every judge is Python (the predicates of ``bench_predicates.py``), so nothing here starts a
+worker."""
+import importlib.util
+import os
+
+import pytest
+
+from conftest import ROOT
+from minimizer.model import Ref, TensorArg
+from minimizer.program import edits, parse, static, to_source
+from minimizer.program.interpret import FusionError
+from minimizer.reduce.driver import Reducer, Verdict
+from minimizer.reduce.passes import PASSES, OutputToOperand, RepointOutput
+
+_spec = importlib.util.spec_from_file_location("bench_predicates", os.path.join(ROOT, "scripts", "bench_predicates.py"))
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def script(body: str, inputs: str) -> str:
+    return ("import torch\nfrom nvfuser import FusionDefinition, DataType\n\n"
+            "def nvfuser_fusion_id0(fd : FusionDefinition) -> None :\n" + body +
+            "\nwith FusionDefinition() as fd:\n    nvfuser_fusion_id0(fd)\n\ninputs = [\n" + inputs + "]\nfd.execute(inputs)\n")
+
+
+def body_of(text: str) -> str:
+    """The fusion definition's lines, as printed."""
+    return text.split(" -> None :\n", 1)[1].split("\n\n", 1)[0] + "\n"
+
+
+def judge(pred):
+    return lambda texts: [Verdict(pred(t)) for t in texts]
+
+
+def reduce(text, pred, without=None, jobs=1):
+    passes = [p for p in PASSES if p.name != without] if without else None
+    return Reducer(parse(text), judge(pred), passes=passes, jobs=jobs).run()
+
+
+def cands(pass_, program):
+    return [edits.dce(c) for _, c in pass_.candidates(program, static.check(program))]
+
+
+def outputs(program):
+    return [s.arg("output").name for s in program.output_stmts()]
+
+
+def ops(program):
+    return [s.op for s in program.op_stmts()]
+
+
+X = "    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])\n"
+X_IN = "    torch.testing.make_tensor((4, 8), dtype=torch.float32, device='cuda:0'),\n"
+ONE = "    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])\n"
+SUM = "fd.ops.sum(T0, dims=[0], keepdim=False, dtype=DataType.Null)"
+TWO_SUMS = ONE + f"    T1 = {SUM}\n    T2 = {SUM}\n"
+DEPENDENT = "fd.ops.broadcast_in_dim(T1, shape=[1, 1], broadcast_dims=[])"
+
+
+def dependent(first, second):
+    return (ONE + f"    T1 = fd.ops.{first}(T0, dims=[0], keepdim=False, dtype=DataType.Null)\n    T2 = {DEPENDENT}\n"
+            f"    T3 = fd.ops.{second}(T2, dims=[1], keepdim=False, dtype=DataType.Null)\n    fd.add_output(T3)\n")
+
+
+def two_outputs_sum_and_exp(text):
+    p = bench._well_formed(text)
+    return p is not None and len(p.output_stmts()) >= 2 and {"sum", "exp"} <= {s.op for s in p.stmts}
+
+
+def two_broadcasts(text):
+    p = bench._well_formed(text)
+    return p is not None and sum(1 for s in p.stmts if s.op == "broadcast_in_dim") >= 2
+
+
+# name: (fusion body, predicate, the result's fusion body, the pass without which it is bigger);
+# every result reads one Float input of one element
+QUALITY = {
+    # move 2: an output joining two sums becomes the two sums
+    "join": (X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.exp(T0)
+    T3 = fd.ops.sum(T2, dims=[1], keepdim=False, dtype=DataType.Null)
+    T4 = fd.ops.add(T1, T3)
+    fd.add_output(T4)
+""", bench.two_sums, TWO_SUMS + "    fd.add_output(T1)\n    fd.add_output(T2)\n", "output-to-operand"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUALITY))
+def test_shrinks_to_exactly(name):
+    body, pred, want, move = QUALITY[name]
+    inputs = X_IN if "[-1, -1]" in body.splitlines()[0] else "    torch.testing.make_tensor((8,), dtype=torch.float32, device='cuda:0'),\n"
+    text = script(body, inputs)
+    assert pred(text)
+    res = reduce(text, pred)
+    assert body_of(res.text) == want
+    assert res.program.inputs == (TensorArg((1,), (1,), "Float", "cuda:0"),)
+    without = reduce(text, pred, without=move)
+    assert without.program.n_ops() > res.program.n_ops(), body_of(without.text)
+
+
+def test_repoint_output_cuts_one_output_and_keeps_the_other():
+    text = script(X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[4, 1], broadcast_dims=[0])
+    T3 = fd.ops.broadcast_in_dim(T2, shape=[4, 8], broadcast_dims=[0, 1])
+    T4 = fd.ops.mul(T3, T0)
+    T5 = fd.ops.exp(T0)
+    fd.add_output(T4)
+    fd.add_output(T5)
+""", X_IN)
+    prog = parse(text)
+    got = cands(RepointOutput(), prog)
+    # T4's cone bisected from the end (T2, then T3, T1); T5's cone has no op value
+    assert [outputs(c) for c in got] == [["T2", "T5"], ["T3", "T5"], ["T1", "T5"]]
+    assert cands(RepointOutput(), parse(script(X + "    T1 = fd.ops.exp(T0)\n    T2 = fd.ops.neg(T1)\n"
+                                                   "    fd.add_output(T2)\n", X_IN))) == []  # one output: the cut's
+    res = reduce(text, two_outputs_sum_and_exp)
+    assert ops(res.program) == ["sum", "exp"] and len(res.program.output_stmts()) == 2
+    assert res.stats["repoint-output"].accepted == 2   # T2 (the bisection's first), then T1
+
+
+def test_output_to_operand_proposes_each_operand_then_all():
+    prog = parse(script(QUALITY["join"][0], X_IN))
+    got = cands(OutputToOperand(), prog)
+    assert [outputs(c) for c in got] == [["T1"], ["T3"], ["T1", "T3"]]
+    assert ops(got[2]) == ["sum", "exp", "sum"]
+    # an output whose producer something else still reads: nothing to gain
+    prog = parse(script(X + "    T1 = fd.ops.exp(T0)\n    T2 = fd.ops.neg(T1)\n    T3 = fd.ops.add(T1, T2)\n"
+                            "    fd.add_output(T2)\n    fd.add_output(T3)\n", X_IN))
+    # (T2 is an output already: reading it instead is dropping T3, and "both" is "T1" again)
+    assert [outputs(c) for c in cands(OutputToOperand(), prog)] == [["T2", "T1"], ["T2"]]
