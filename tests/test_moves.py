@@ -13,7 +13,7 @@ from minimizer.model import Ref, TensorArg
 from minimizer.program import edits, parse, static, to_source
 from minimizer.program.interpret import FusionError
 from minimizer.reduce.driver import Reducer, Verdict
-from minimizer.reduce.passes import PASSES, OutputToOperand, RepointOutput
+from minimizer.reduce.passes import PASSES, MergeInputs, OutputToOperand, RepointOutput, SplitAtOp
 
 _spec = importlib.util.spec_from_file_location("bench_predicates", os.path.join(ROOT, "scripts", "bench_predicates.py"))
 bench = importlib.util.module_from_spec(_spec)
@@ -85,6 +85,12 @@ QUALITY = {
     T4 = fd.ops.add(T1, T3)
     fd.add_output(T4)
 """, bench.two_sums, TWO_SUMS + "    fd.add_output(T1)\n    fd.add_output(T2)\n", "output-to-operand"),
+    # move 1: sum -> broadcast -> sum, one output, becomes two sums, two outputs (then one input)
+    "chain": (X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[4, 8], broadcast_dims=[0])
+    T3 = fd.ops.sum(T2, dims=[1], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T3)
+""", bench.two_sums, TWO_SUMS + "    fd.add_output(T2)\n    fd.add_output(T1)\n", "split"),
 }
 
 
@@ -99,6 +105,12 @@ def test_shrinks_to_exactly(name):
     assert res.program.inputs == (TensorArg((1,), (1,), "Float", "cuda:0"),)
     without = reduce(text, pred, without=move)
     assert without.program.n_ops() > res.program.n_ops(), body_of(without.text)
+
+
+def test_moves_are_deterministic_in_parallel():
+    body, pred, want, _ = QUALITY["chain"]
+    text = script(body, X_IN)
+    assert reduce(text, pred, jobs=2).text == reduce(text, pred).text
 
 
 def test_repoint_output_cuts_one_output_and_keeps_the_other():
@@ -131,3 +143,24 @@ def test_output_to_operand_proposes_each_operand_then_all():
                             "    fd.add_output(T2)\n    fd.add_output(T3)\n", X_IN))
     # (T2 is an output already: reading it instead is dropping T3, and "both" is "T1" again)
     assert [outputs(c) for c in cands(OutputToOperand(), prog)] == [["T2", "T1"], ["T2"]]
+
+
+def test_split_cuts_out_the_op_between_two_values():
+    prog = parse(script(QUALITY["chain"][0], X_IN))
+    (c,) = cands(SplitAtOp(), prog)
+    assert ops(c) == ["sum", "sum"] and outputs(c) == ["T3", "T1"]
+    new = next(s for s in c.input_stmts() if s.outs[0] not in ("T0",))
+    assert new.arg("contiguity") == (True, None)      # the broadcast value's input stays a broadcast
+    assert edits.input_arg(c, c.stmts.index(new)).strides == (1, 0)
+    static.check(c)
+
+
+def test_merge_inputs_merges_inputs_declared_otherwise():
+    prog = parse(script(ONE + """    T1 = fd.define_tensor(shape=[1], contiguity=[None], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    T2 = fd.ops.sum(T0, dims=[0], keepdim=False, dtype=DataType.Null)
+    T3 = fd.ops.sum(T1, dims=[0], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T2)
+    fd.add_output(T3)
+""", "    torch.testing.make_tensor((1,), dtype=torch.float32, device='cuda:0'),\n" * 2))
+    (c,) = cands(MergeInputs(), prog)
+    assert len(c.inputs) == 1 and all(s.arg("arg") == Ref("T0") for s in c.op_stmts())

@@ -1,8 +1,10 @@
 """The reduction passes, coarse to fine. ``PASSES`` is the order the driver runs them in.
 
 Structural passes first: whole outputs, cuts (of all outputs, then of one), regions to inputs,
-then single ops — exact bypasses, an output moved to its producer's operands. Then inputs
-merged, and the cosmetic passes.
+then single ops — exact bypasses, an output moved to its producer's operands, and last the
+split, which removes an op at the price of an input and outputs (the size order counts ops
+first, so it is smaller, but it is the move that keeps the least of the program's shape). Then
+inputs merged, and the cosmetic passes.
 
 ``cosmetic_key`` is what the cosmetic passes make smaller, most important first: every cosmetic
 candidate lowers one component and raises none before it, so ordering candidates by
@@ -12,7 +14,7 @@ from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _ord
 from . import rename as _rename, shapes as _shapes
 from .base import Pass, chunks
 from .bypass import Bypass
-from .cut import CutAtIntermediate, RepointOutput
+from .cut import CutAtIntermediate, RepointOutput, SplitAtOp
 from .dims import FewerDims
 from .dtypes import SimplifyDtypes, SimplifyScalars
 from .inputs import MergeInputs
@@ -30,6 +32,7 @@ PASSES: list[Pass] = [
     ValueToInput(),
     Bypass(),
     OutputToOperand(),
+    SplitAtOp(),
     MergeInputs(),
     CanonicalInputOrder(),
     PlainLayouts(),
@@ -61,5 +64,5 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
 
 
 __all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "RepointOutput",
-           "ValueToInput", "Bypass", "OutputToOperand", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
+           "ValueToInput", "Bypass", "OutputToOperand", "SplitAtOp", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
            "ShrinkShapes", "FewerDims", "SimplifyDtypes", "SimplifyScalars", "Rename"]
