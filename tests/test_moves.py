@@ -13,7 +13,8 @@ from minimizer.model import Ref, TensorArg
 from minimizer.program import edits, parse, static, to_source
 from minimizer.program.interpret import FusionError
 from minimizer.reduce.driver import Reducer, Verdict
-from minimizer.reduce.passes import PASSES, MergeInputs, OutputToOperand, RepointOutput, SplitAtOp
+from minimizer.reduce.passes import (PASSES, BypassBroadcast, BypassCast, MergeInputs, OutputToOperand,
+                                     RepointOutput, SplitAtOp)
 
 _spec = importlib.util.spec_from_file_location("bench_predicates", os.path.join(ROOT, "scripts", "bench_predicates.py"))
 bench = importlib.util.module_from_spec(_spec)
@@ -91,6 +92,28 @@ QUALITY = {
     T3 = fd.ops.sum(T2, dims=[1], keepdim=False, dtype=DataType.Null)
     fd.add_output(T3)
 """, bench.two_sums, TWO_SUMS + "    fd.add_output(T2)\n    fd.add_output(T1)\n", "split"),
+    # move 3: a cast to BFloat16 between two dependent reductions goes
+    "cast": (X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[4, 8], broadcast_dims=[0])
+    T3 = fd.ops.cast(T2, dtype=DataType.BFloat16)
+    T4 = fd.ops.max(T3, dims=[1], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T4)
+""", bench.dependent_reductions, dependent("sum", "max"), "bypass-cast"),
+    # move 4: mul(T0, expanded broadcast) keeps the broadcast (Bypass would keep T0)
+    "broadcast-expanded": (X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[4, 8], broadcast_dims=[0])
+    T3 = fd.ops.mul(T0, T2)
+    T4 = fd.ops.max(T3, dims=[1], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T4)
+""", bench.dependent_reductions, dependent("sum", "max"), "bypass-broadcast"),
+    # move 4: softmax's sub(T0, [4, 1] broadcast of the max) keeps the broadcast as it is
+    "broadcast-extent-1": (X + """    T1 = fd.ops.max(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[4, 1], broadcast_dims=[0])
+    T3 = fd.ops.sub(T0, T2)
+    T4 = fd.ops.exp(T3)
+    T5 = fd.ops.sum(T4, dims=[1], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T5)
+""", bench.dependent_reductions, dependent("max", "sum"), "bypass-broadcast"),
 }
 
 
@@ -153,6 +176,47 @@ def test_split_cuts_out_the_op_between_two_values():
     assert new.arg("contiguity") == (True, None)      # the broadcast value's input stays a broadcast
     assert edits.input_arg(c, c.stmts.index(new)).strides == (1, 0)
     static.check(c)
+
+
+def test_bypass_cast_retypes_and_the_static_check_guards_users():
+    prog = parse(script(QUALITY["cast"][0], X_IN))
+    (c,) = cands(BypassCast(), prog)
+    assert ops(c) == ["sum", "broadcast_in_dim", "max"]
+    info = static.check(c)
+    assert str(info.value(len(c.stmts) - 2, c.stmts[-2].outs[0]).dtype) == "torch.float32"  # max reads Float now
+    # a cat needs its operands' dtypes to agree: bypassing the cast is ill-formed
+    cat = parse(script("""    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[1, 0])
+    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+    T2 = fd.ops.cast(T0, dtype=DataType.Float)
+    T3 = fd.ops.cat([T2, T1], dim=0)
+    fd.add_output(T3)
+""", "    torch.testing.make_tensor((4, 8), dtype=torch.bfloat16, device='cuda:0'),\n" + X_IN))
+    (c,) = cands(BypassCast(), cat)
+    with pytest.raises(FusionError):
+        static.check(c)
+    # a cast to its own dtype is Bypass's
+    assert cands(BypassCast(), parse(script(X + "    T1 = fd.ops.cast(T0, dtype=DataType.Float)\n"
+                                                "    fd.add_output(T1)\n", X_IN))) == []
+
+
+def test_bypass_broadcast_candidates():
+    prog = parse(script("""    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[1, 0])
+    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[1, 0])
+    T2 = fd.ops.max(T0, dims=[1], keepdim=False, dtype=DataType.Null)
+    T3 = fd.ops.broadcast_in_dim(T2, shape=[4, 1], broadcast_dims=[0])
+    T4 = fd.ops.mul(T1, T3)
+    fd.add_output(T4)
+""", X_IN + "    torch.testing.make_tensor((4, 8), dtype=torch.bfloat16, device='cuda:0'),\n"))
+    retyped, unexpanded, expanded = cands(BypassBroadcast(), prog)
+    assert outputs(retyped) == ["T1"] and ops(retyped) == []       # the BFloat16 operand
+    assert outputs(unexpanded) == ["T3"]                           # [4, 1]: the output's shape changes
+    e = expanded.stmts[-2]
+    assert e.op == "expand" and e.arg("arg") == Ref("T3") and e.arg("shape") == (4, 8)
+    assert len(expanded.inputs) == 1                               # T1 died with the mul
+    for c in (unexpanded, expanded):
+        static.check(c)
+    # both operands full (or both broadcasts): nothing
+    assert cands(BypassBroadcast(), parse(script(X + "    T1 = fd.ops.mul(T0, T0)\n    fd.add_output(T1)\n", X_IN))) == []
 
 
 def test_merge_inputs_merges_inputs_declared_otherwise():

@@ -1,10 +1,10 @@
 """The reduction passes, coarse to fine. ``PASSES`` is the order the driver runs them in.
 
 Structural passes first: whole outputs, cuts (of all outputs, then of one), regions to inputs,
-then single ops — exact bypasses, an output moved to its producer's operands, and last the
-split, which removes an op at the price of an input and outputs (the size order counts ops
-first, so it is smaller, but it is the move that keeps the least of the program's shape). Then
-inputs merged, and the cosmetic passes.
+then single ops — exact bypasses, an output moved to its producer's operands, the inexact
+bypasses (another dtype, a broadcast), and last the split, which removes an op at the price of an
+input and outputs (the size order counts ops first, so it is smaller, but it is the move that
+keeps the least of the program's shape). Then inputs merged, and the cosmetic passes.
 
 ``cosmetic_key`` is what the cosmetic passes make smaller, most important first: every cosmetic
 candidate lowers one component and raises none before it, so ordering candidates by
@@ -13,7 +13,7 @@ candidate lowers one component and raises none before it, so ordering candidates
 from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
 from . import rename as _rename, shapes as _shapes
 from .base import Pass, chunks
-from .bypass import Bypass
+from .bypass import Bypass, BypassBroadcast, BypassCast
 from .cut import CutAtIntermediate, RepointOutput, SplitAtOp
 from .dims import FewerDims
 from .dtypes import SimplifyDtypes, SimplifyScalars
@@ -32,6 +32,8 @@ PASSES: list[Pass] = [
     ValueToInput(),
     Bypass(),
     OutputToOperand(),
+    BypassCast(),
+    BypassBroadcast(),
     SplitAtOp(),
     MergeInputs(),
     CanonicalInputOrder(),
@@ -64,5 +66,5 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
 
 
 __all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "RepointOutput",
-           "ValueToInput", "Bypass", "OutputToOperand", "SplitAtOp", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
+           "ValueToInput", "Bypass", "OutputToOperand", "BypassCast", "BypassBroadcast", "SplitAtOp", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
            "ShrinkShapes", "FewerDims", "SimplifyDtypes", "SimplifyScalars", "Rename"]
