@@ -13,8 +13,8 @@ from minimizer.model import Ref, TensorArg
 from minimizer.program import edits, parse, static, to_source
 from minimizer.program.interpret import FusionError
 from minimizer.reduce.driver import Reducer, Verdict
-from minimizer.reduce.passes import (PASSES, BypassBroadcast, BypassCast, MergeInputs, OutputToOperand,
-                                     RepointOutput, SplitAtOp)
+from minimizer.reduce.passes import (PASSES, BypassBroadcast, BypassCast, MergeConstants, MergeInputs,
+                                     OutputToOperand, RepointOutput, SplitAtOp, cosmetic_key)
 
 _spec = importlib.util.spec_from_file_location("bench_predicates", os.path.join(ROOT, "scripts", "bench_predicates.py"))
 bench = importlib.util.module_from_spec(_spec)
@@ -77,7 +77,7 @@ def two_broadcasts(text):
 
 
 # name: (fusion body, predicate, the result's fusion body, the pass without which it is bigger);
-# every result reads one Float input of one element
+# every result reads one Float input of one element (0-dim for "constants")
 QUALITY = {
     # move 2: an output joining two sums becomes the two sums
     "join": (X + """    T1 = fd.ops.sum(T0, dims=[1], keepdim=False, dtype=DataType.Null)
@@ -114,6 +114,26 @@ QUALITY = {
     T5 = fd.ops.sum(T4, dims=[1], keepdim=False, dtype=DataType.Null)
     fd.add_output(T5)
 """, bench.dependent_reductions, dependent("max", "sum"), "bypass-broadcast"),
+    # move 5: the printer's repeated define_scalar lines (and then the equal vectors) become one
+    "constants": ("""    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    S1 = fd.define_scalar(4, dtype=DataType.Int)
+    S2 = fd.define_scalar(8, dtype=DataType.Int)
+    V3 = fd.define_vector([S1, S2], dtype=DataType.Int)
+    T4 = fd.ops.broadcast_in_dim(T0, shape=V3, broadcast_dims=[1])
+    S5 = fd.define_scalar(4, dtype=DataType.Int)
+    S6 = fd.define_scalar(8, dtype=DataType.Int)
+    V7 = fd.define_vector([S5, S6], dtype=DataType.Int)
+    T8 = fd.ops.broadcast_in_dim(T0, shape=V7, broadcast_dims=[1])
+    T9 = fd.ops.add(T4, T8)
+    fd.add_output(T9)
+""", two_broadcasts, """    T0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=False, stride_order=[])
+    S1 = fd.define_scalar(1, dtype=DataType.Int)
+    V2 = fd.define_vector([S1, S1], dtype=DataType.Int)
+    T3 = fd.ops.broadcast_in_dim(T0, shape=V2, broadcast_dims=[])
+    T4 = fd.ops.broadcast_in_dim(T0, shape=V2, broadcast_dims=[])
+    fd.add_output(T3)
+    fd.add_output(T4)
+""", "merge-constants"),
 }
 
 
@@ -125,9 +145,13 @@ def test_shrinks_to_exactly(name):
     assert pred(text)
     res = reduce(text, pred)
     assert body_of(res.text) == want
-    assert res.program.inputs == (TensorArg((1,), (1,), "Float", "cuda:0"),)
+    one = TensorArg((), (), "Float", "cuda:0") if name == "constants" else TensorArg((1,), (1,), "Float", "cuda:0")
+    assert res.program.inputs == (one,)
     without = reduce(text, pred, without=move)
-    assert without.program.n_ops() > res.program.n_ops(), body_of(without.text)
+    if move == "merge-constants":   # cosmetic: the same ops, more lines
+        assert edits.size(without.program) == edits.size(res.program) and len(without.text) > len(res.text)
+    else:
+        assert without.program.n_ops() > res.program.n_ops(), body_of(without.text)
 
 
 def test_moves_are_deterministic_in_parallel():
@@ -217,6 +241,26 @@ def test_bypass_broadcast_candidates():
         static.check(c)
     # both operands full (or both broadcasts): nothing
     assert cands(BypassBroadcast(), parse(script(X + "    T1 = fd.ops.mul(T0, T0)\n    fd.add_output(T1)\n", X_IN))) == []
+
+
+def test_merge_constants_is_cosmetic_and_scalars_come_first():
+    prog = parse(script(QUALITY["constants"][0], "    torch.testing.make_tensor((8,), dtype=torch.float32, device='cuda:0'),\n"))
+    got = cands(MergeConstants(), prog)
+    # both classes at once, then 4s, then 8s; the vectors are not equal yet
+    assert [sum(1 for s in c.stmts if s.call == "define_scalar") for c in got] == [2, 3, 3]
+    for c in got:
+        assert edits.size(c) == edits.size(prog) and cosmetic_key(c) < cosmetic_key(prog)
+    vectors = cands(MergeConstants(), got[0])
+    assert len(vectors) == 1 and sum(1 for s in vectors[0].stmts if s.call == "define_vector") == 1
+    assert cosmetic_key(vectors[0]) < cosmetic_key(got[0])
+    # a NaN is a NaN, but -0.0 is not 0.0
+    consts = parse(script(ONE + """    S1 = fd.define_scalar(-0.0, dtype=DataType.Double)
+    S2 = fd.define_scalar(0.0, dtype=DataType.Double)
+    T3 = fd.ops.mul(T0, S1)
+    T4 = fd.ops.mul(T3, S2)
+    fd.add_output(T4)
+""", "    torch.testing.make_tensor((8,), dtype=torch.float32, device='cuda:0'),\n"))
+    assert cands(MergeConstants(), consts) == []
 
 
 def test_merge_inputs_merges_inputs_declared_otherwise():

@@ -10,10 +10,11 @@ keeps the least of the program's shape). Then inputs merged, and the cosmetic pa
 candidate lowers one component and raises none before it, so ordering candidates by
 ``(cosmetic_key, printed bytes, text)`` accepts each intended simplification and can never loop.
 """
-from . import dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
+from . import constants as _constants, dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
 from . import rename as _rename, shapes as _shapes
 from .base import Pass, chunks
 from .bypass import Bypass, BypassBroadcast, BypassCast
+from .constants import MergeConstants
 from .cut import CutAtIntermediate, RepointOutput, SplitAtOp
 from .dims import FewerDims
 from .dtypes import SimplifyDtypes, SimplifyScalars
@@ -42,14 +43,16 @@ PASSES: list[Pass] = [
     FewerDims(),
     SimplifyDtypes(),
     SimplifyScalars(),
+    MergeConstants(),
     Rename(),
 ]
 
 
 def cosmetic_key(program, info=None) -> tuple[int, ...]:
     """(input elements, sum of extent-like ints, summed input rank, non-Float floating inputs,
-    non-plain layout facts, non-simple scalar constants, input-order disorder, non-canonical
-    names). ``info`` is the program's ``static.check`` result (computed when not given).
+    non-plain layout facts, non-simple scalar constants, duplicate scalar constants, duplicate
+    vectors, input-order disorder, non-canonical names). ``info`` is the program's
+    ``static.check`` result (computed when not given).
 
     The rank sum comes right after the extents: dropping an extent-1 dim (FewerDims) leaves the
     element count as it is and never raises the extents (at most a slice bound goes), so its
@@ -62,9 +65,10 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
         info = check(program)
     return (_shapes.elements(program), _shapes.extent_sum(program), _dims.rank_sum(program),
             _dtypes.dtype_cost(program), _layout.cost(program), _dtypes.scalar_cost(program),
-            _order.cost(program), _rename.cost(program, info))
+            *_constants.cost(program), _order.cost(program), _rename.cost(program, info))
 
 
 __all__ = ["PASSES", "Pass", "chunks", "cosmetic_key", "DropOutputs", "CutAtIntermediate", "RepointOutput",
-           "ValueToInput", "Bypass", "OutputToOperand", "BypassCast", "BypassBroadcast", "SplitAtOp", "MergeInputs", "CanonicalInputOrder", "PlainLayouts",
-           "ShrinkShapes", "FewerDims", "SimplifyDtypes", "SimplifyScalars", "Rename"]
+           "ValueToInput", "Bypass", "OutputToOperand", "BypassCast", "BypassBroadcast", "SplitAtOp", "MergeInputs",
+           "CanonicalInputOrder", "PlainLayouts", "ShrinkShapes", "FewerDims", "SimplifyDtypes", "SimplifyScalars",
+           "MergeConstants", "Rename"]
