@@ -272,3 +272,28 @@ def test_merge_inputs_merges_inputs_declared_otherwise():
 """, "    torch.testing.make_tensor((1,), dtype=torch.float32, device='cuda:0'),\n" * 2))
     (c,) = cands(MergeInputs(), prog)
     assert len(c.inputs) == 1 and all(s.arg("arg") == Ref("T0") for s in c.op_stmts())
+
+
+# ---- the benchmark cases (scripts/bench_predicates.py) ----
+LN_RESULT = """    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    T1 = fd.ops.sum(T0, axes=[0], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.sum(T0, axes=[0], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T2)
+    fd.add_output(T1)
+"""
+RMS_RESULT = """    T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
+    T1 = fd.ops.sum(T0, dims=[0], keepdim=False, dtype=DataType.Null)
+    T2 = fd.ops.broadcast_in_dim(T1, shape=[1, 1, 1], broadcast_dims=[])
+    T3 = fd.ops.max(T2, dims=[2], keepdim=False, dtype=DataType.Null)
+    fd.add_output(T3)
+"""
+
+
+@pytest.mark.parametrize("case,want", [(0, LN_RESULT), (1, RMS_RESULT)], ids=["layernorm-two-sums", "rmsnorm-softmax-dependent"])
+def test_benchmark_cases(case, want):
+    path, _, pred = bench.CASES[case]
+    assert pred(open(os.path.join(ROOT, path)).read())
+    res = bench.reduce_case(path, pred)
+    assert body_of(res.text) == want
+    assert res.tests <= 300
+    assert len(res.program.inputs) == 1 and res.program.inputs[0].shape == (1,)
