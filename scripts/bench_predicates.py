@@ -34,7 +34,6 @@ sys.path.insert(0, ROOT)
 
 from minimizer.ops import lookup  # noqa: E402
 from minimizer.program import edits, parse, parse_file, static  # noqa: E402
-from minimizer.program.interpret import FusionError  # noqa: E402
 from minimizer.reduce.driver import Reducer, Verdict  # noqa: E402
 
 
@@ -43,9 +42,7 @@ def _well_formed(text: str):
     try:
         program = parse(text)
         static.check(program)
-    except (FusionError, SyntaxError, ValueError):
-        return None
-    except Exception:  # the reader's own errors: not a fusion script
+    except Exception:  # FusionError from the static check, or the reader's own: not a fusion script
         return None
     return program
 

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 from minimizer.model import Ref, TensorArg
-from minimizer.program import edits, parse, static, to_source
+from minimizer.program import edits, parse, static
 from minimizer.program.interpret import FusionError
 from minimizer.reduce.driver import Reducer, Verdict
 from minimizer.reduce.passes import (PASSES, BypassBroadcast, BypassCast, MergeConstants, MergeInputs,
