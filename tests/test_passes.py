@@ -108,8 +108,9 @@ SCRIPTS = {"legacy": LEGACY, "direct": DIRECT, "messy": MESSY}
 
 #: passes whose candidates may be ill-formed (the static check weeds them out): new extents that a
 #: reshape or slice ties to others, a Float input meeting a BFloat16 one in a cat, a flattened
-#: expanded dim whose extent a later op reads
-GUESSES = {"shrink-shapes", "simplify-dtypes", "plain-layouts"}
+#: expanded dim whose extent a later op reads, a value in another dtype meeting a cat, a
+#: broadcast meeting another extent, an input declared otherwise (MergeInputs' loose classes)
+GUESSES = {"shrink-shapes", "simplify-dtypes", "plain-layouts", "bypass-cast", "bypass-broadcast", "merge-inputs"}
 
 
 def programs():

@@ -31,6 +31,16 @@ def definitions(program: Program) -> list[dict[str, int]]:
     return out
 
 
+def final_bindings(program: Program) -> dict[str, int]:
+    """Name -> index of the statement whose binding a statement appended at the end would see."""
+    seen: dict[str, int] = {}
+    for i, s in enumerate(program.stmts):
+        for n in s.outs:
+            if n is not None:
+                seen[n] = i
+    return seen
+
+
 def producers(program: Program) -> list[list[int]]:
     """For each statement, the indices of the statements producing the values it uses."""
     defs = definitions(program)
@@ -93,6 +103,19 @@ def tensor_components(program: Program, info) -> list[set[int]]:
     for i in keep:
         groups.setdefault(find(i), set()).add(i)
     return sorted(groups.values(), key=min)
+
+
+def upstream(program: Program, i: int) -> set[int]:
+    """Statements that statement ``i`` depends on, transitively (``i`` itself excluded)."""
+    prods = producers(program)
+    seen: set[int] = set()
+    todo = list(prods[i])
+    while todo:
+        k = todo.pop()
+        if k not in seen:
+            seen.add(k)
+            todo.extend(prods[k])
+    return seen
 
 
 def input_slots(program: Program) -> dict[int, list[int]]:
@@ -184,5 +207,6 @@ def input_arg(program: Program, decl: int):
     return program.inputs[slots[0]]
 
 
-__all__ = ["Binding", "definitions", "producers", "users", "live", "input_slots", "remove_stmts", "dce",
-           "replace_uses", "insert_input", "replace_input", "input_arg", "tensor_components", "fresh_name", "size", "Ref"]
+__all__ = ["Binding", "definitions", "final_bindings", "producers", "users", "live", "upstream", "input_slots",
+           "remove_stmts", "dce", "replace_uses", "insert_input", "replace_input", "input_arg", "tensor_components",
+           "fresh_name", "size", "Ref"]

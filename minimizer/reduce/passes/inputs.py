@@ -4,7 +4,11 @@ dies (the FX minifier's "consolidate inputs"). Unused inputs need no pass: dead 
 removes them with their ``inputs`` entries.
 
 Candidates: every class of interchangeable inputs merged at once, then one class at a time, then
-(in classes of three or more) one pair at a time.
+(in classes of three or more) one pair at a time. Then inputs fed the same value but declared
+differently (a broadcast dim declared 1 in one, a symbolic extent in the other, as a new input
+made from a broadcast value and an original input of one element are): per class of those, all
+into the first, then one pair at a time. Those are guesses: the earlier declaration is what the
+later one's uses now meet, which the static check (nvFuser's broadcast rule) may reject.
 """
 from __future__ import annotations
 
@@ -14,8 +18,9 @@ from .base import Candidates, Pass
 from .common import input_arg, input_decls
 
 
-def classes(program) -> list[list[int]]:
-    """Groups (declaration indices, in order) of inputs that could stand in for each other."""
+def classes(program, loose: bool = False) -> list[list[int]]:
+    """Groups (declaration indices, in order) of inputs that could stand in for each other:
+    declared alike and fed equal values; with ``loose``, fed equal values however declared."""
     groups: dict[tuple, list[int]] = {}
     bound = [n for s in program.stmts for n in s.outs if n is not None]
     for i in input_decls(program):
@@ -23,7 +28,7 @@ def classes(program) -> list[list[int]]:
         arg = input_arg(program, i)
         if arg is None or len(s.outs) != 1 or s.outs[0] is None or bound.count(s.outs[0]) != 1:
             continue
-        groups.setdefault((s.call, s.args, s.npos, arg), []).append(i)
+        groups.setdefault((s.call, arg) if loose else (s.call, s.args, s.npos, arg), []).append(i)
     return [g for g in groups.values() if len(g) > 1]
 
 
@@ -44,6 +49,14 @@ class MergeInputs(Pass):
             plans.append([(g[0], j) for g in groups for j in g[1:]])
         plans += [[(g[0], j) for j in g[1:]] for g in groups]
         plans += [[(a, b)] for g in groups if len(g) > 2 for x, a in enumerate(g) for b in g[x + 1:]]
+        strict = {frozenset(g) for g in groups}
+        for g in classes(program, loose=True):
+            if frozenset(g) in strict:
+                continue
+            plans.append([(g[0], j) for j in g[1:]])
+            if len(g) > 2:
+                plans += [[(a, b)] for x, a in enumerate(g) for b in g[x + 1:]
+                          if program.stmts[a].args != program.stmts[b].args]
         for pos, plan in enumerate(plans):
             if pos >= start:
                 yield pos, merge(program, plan)
