@@ -253,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("fmin: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:   # the reader went away (``fmin check ... | head``): nothing left to say
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except OSError as e:   # a path fmin cannot write or read (an --out under /proc, a full disk)
         where = f"{e.filename}: " if getattr(e, "filename", None) else ""
         print(f"fmin: {where}{e.strerror or e}", file=sys.stderr)
@@ -268,93 +274,47 @@ def _read(path: str):
 
 
 def cmd_check(args) -> int:
-    from .backends import RunOptions, resolve
-    from .oracle import Pools, Request
+    """Rows as scripts finish (see ``check.py``); exit 0 when every script ran ``ok`` (with
+    property flags: when the property holds for every one), 1 otherwise, 2 for a script fmin
+    cannot read."""
+    from .backends import resolve
+    from .check import Table, check_scripts, row_json
+    from .progress import ProgressLine
     backend = resolve(args.backend)
     device = args.device or _default_device()
     prop = _property(args)
-    bad = 0
-    jobs = []
+    bad, paths = 0, []
     for path in args.scripts:
         try:
             _read(path)  # static check first: a script fmin cannot read is reported, not run
+            paths.append(path)
         except (ScriptError, UsageError) as e:
             print(f"fmin: {e}", file=sys.stderr)
             bad += 1
-            continue
-        with open(path, encoding="utf-8") as f:
-            jobs.append((path, Request(f.read(), os.path.abspath(path),
-                                       RunOptions(seed=args.seed, want_values=bool(prop and prop.needs_values)))))
-    failed = 0
-    failing_property = 0
-    if jobs:
-        with Pools(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout,
-                   options=_run_options(args), extra_jobs=1) as pools:
-            outcomes = pools.primary.run_many([r for _, r in jobs])
-            verdicts = _judge(prop, jobs, outcomes, pools, args) if prop else [None] * len(jobs)
-        failing_property = sum(not v.holds for v in verdicts if v is not None)
-        rows = []
-        for (path, _), o, v in zip(jobs, outcomes, verdicts):
-            failed += o.status != "ok"
-            if args.json:
-                d = {"file": path, "status": o.status, "signature": o.signature,
-                     "segments": o.segments, "schedulers": o.schedulers,
-                     "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
-                     "device": device, "error_kind": o.error_kind, "message": o.message,
-                     "environment": o.environment}
-                if v is not None:
-                    d["property"] = {**v.to_json(), "description": prop.describe()}
-                print(json.dumps(d))
-            else:
-                what = ", ".join(_out_str(x) for x in o.outputs) if o.status == "ok" else (o.signature or "")
-                rows.append((path, o, v, what))
-        if not args.json:
-            _print_check_table(rows, prop)
+
+    def emit(line: str) -> None:
+        print(line, flush=True)
+
+    table = None if args.json else Table(prop, emit)
+    status = ProgressLine(args.json)
+    failed = failing = 0
+    rows = check_scripts(paths, backend=backend, device=device, jobs=args.jobs, timeout=args.timeout,
+                         seed=args.seed, prop=prop, options=_run_options(args),
+                         on_start=lambda: status.starting(backend, device, min(args.jobs, len(paths))))
+    for n, row in enumerate(rows):
+        if n == 0 and table is not None:
+            table.header()
+        failed += row.outcome.status != "ok"
+        failing += row.verdict is not None and not row.verdict.holds
+        if table is not None:
+            table.row(row)
+        else:
+            emit(row_json(row, device, prop))
     if bad:
         return 2
     if prop is not None:
-        return 1 if failing_property else 0
+        return 1 if failing else 0
     return 1 if failed else 0
-
-
-def _judge(prop, jobs, outcomes, pools, args):
-    """The property's verdict per script (bare ``--schedulers``: the script's own multiset)."""
-    from .oracle.checks.mismatch import drop_values
-    from .oracle.property import evaluate
-    verdicts = []
-    for (path, req), o in zip(jobs, outcomes):
-        verdicts.append(evaluate(prop.bind(o), req.script, req.path, pools, seed=args.seed, outcome=o,
-                                 all_checks=True))
-        drop_values(o)   # evaluate leaves a given outcome's values alone
-    return verdicts
-
-
-def _print_check_table(rows, prop) -> None:
-    if prop is None:
-        print(f"{'script':40} {'status':8} {'seconds':>8}  outputs / signature")
-        for path, o, _, what in rows:
-            print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {what}")
-        return
-    print(f"property: {prop.describe()}")
-    w = max([len("property")] + [len("holds" if v.holds else f"fails: {v.reason}") for _, _, v, _ in rows])
-    w = min(w, 80)
-    print(f"{'script':40} {'status':8} {'seconds':>8}  {'property':{w}}  outputs / signature")
-    for path, o, v, what in rows:
-        held = "holds" if v.holds else f"fails: {v.reason}"
-        print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {held:{w}}  {what}")
-        if len(v.checks) > 1:   # each flag on its own line
-            for name, (ok, why) in v.checks.items():
-                print(f"    --{name:12} {'holds' if ok else 'fails'}: {why}")
-
-
-def _out_str(d: dict) -> str:
-    if "shape" in d:
-        return f"{d['dtype']}{list(d['shape'])}"
-    return d.get("scalar", "?")
-
-
-def _short(s: str, n: int) -> str:
-    return s if len(s) <= n else "…" + s[-(n - 1):]
 
 
 def cmd_reduce(args) -> int:

@@ -68,12 +68,9 @@ EOF
     echo "== no import torch: reduce"; timeout 120 python3 -m minimizer reduce "$W/no_torch.py" --backend nvfuser --out "$W/red/no_torch" -q
     echo "rc=$? (wrote: $(ls "$W/red/no_torch" 2>/dev/null | tr '\n' ' '))"
   } > "$W/refusals.txt" 2>&1 &
-  # the reductions, four at a time, 3 workers each (16 cores)
-  < "$W/to_reduce.txt" xargs -P 4 -I{} bash -c '
-    n=$(basename {} .py)
-    ( time timeout 230 python3 -m minimizer reduce {} --backend nvfuser --jobs 3 --max-time 170 \
-          --out '"$W"'/red/$n -q ) > '"$W"'/red/$n.txt 2>&1
-    echo "rc=$?" >> '"$W"'/red/$n.txt'
+  # the reductions under the default property, four at a time, 3 workers each (16 cores), judged
+  ( time timeout 420 python3 scripts/bench_faithful.py --backend nvfuser --jobs 3 --parallel 4 --max-time 170 \
+        --out "$W/red" $(cat "$W/to_reduce.txt") ) > "$W/faithful.md" 2>&1
   wait
 fi
 

@@ -113,20 +113,21 @@ def test_property_columns_in_text(runs):
     assert r.returncode == 1                     # neither holds: no segment count on reference
     out = r.stdout
     assert out.startswith("property: segments >= 1 and outputs differ from reference")
-    header = out.splitlines()[1]
-    assert header.split()[:4] == ["script", "status", "seconds", "property"]
-    ok_row = next(ln for ln in out.splitlines() if ln.endswith("float32[4, 8]"))
-    assert "fails: segments: no segment count" in ok_row
-    assert "--mismatch     fails: outputs match reference within tolerance" in out
-    assert "--test         holds:" in out
-    assert "--mismatch     fails: error `ValueError: boom N`: no outputs to compare" in out
+    lines = out.splitlines()
+    assert lines[1].split()[:4] == ["script", "status", "kernels", "seconds"]
+    k = next(i for i, ln in enumerate(lines) if ln.endswith("float32[4, 8]"))
+    assert "property fails: segments: no segment count" in lines[k + 1]   # each row's verdict follows it
+    assert "--mismatch       fails: outputs match reference within tolerance" in out
+    assert "--test           holds:" in out
+    assert "--mismatch       fails: error `ValueError: boom N`: no outputs to compare" in out
 
 
 def test_property_holds_exit_0_text(runs):
     r = runs["holds"]
     assert r.returncode == 0, r.stdout + r.stderr
-    rows = [ln for ln in r.stdout.splitlines() if "ok.py" in ln or "err.py" in ln]
-    assert len(rows) == 2 and all("  holds  " in ln for ln in rows)
+    lines = r.stdout.splitlines()
+    rows = [k for k, ln in enumerate(lines) if "ok.py" in ln or "err.py" in ln]
+    assert len(rows) == 2 and all(lines[k + 1].strip() == "property holds" for k in rows)
 
 
 def test_bad_flags_and_paths_exit_2_without_a_traceback(tmp_path):
@@ -155,3 +156,22 @@ def test_two_reductions_cannot_write_one_out_dir(tmp_path):
     finally:
         held.close()
     claim_out_dir(str(out)).close()     # free again once the first run is done
+
+
+def test_rows_are_printed_as_scripts_finish(tmp_path):
+    """Issue 15/16: a long batch shows each row as its script finishes, and a run killed half way
+    keeps the rows it printed: the fast script's row is out while the slow one still sleeps."""
+    import time
+    fast = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
+    slow = tmp_path / "slow.py"
+    slow.write_text(open(fast).read().replace("fd.execute(inputs)", "import time\ntime.sleep(60)\nfd.execute(inputs)"))
+    p = subprocess.Popen([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--device", "cpu",
+                          "--jobs", "2", "--json", fast, str(slow)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True, cwd=ROOT)
+    try:
+        t0 = time.monotonic()
+        first = p.stdout.readline()
+        assert time.monotonic() - t0 < 55 and json.loads(first)["file"] == fast
+    finally:
+        p.kill()
+        p.wait()

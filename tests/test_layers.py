@@ -18,7 +18,7 @@ LAYERS = [
     {"oracle"},
     {"report"},
     {"reduce"},
-    {"isolate"},
+    {"isolate", "check"},
     {"fuzz"},
     {"cli"},
     {"__main__"},

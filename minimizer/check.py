@@ -1,0 +1,113 @@
+"""``fmin check``: run scripts, judge each against the property flags, and say so as each finishes.
+
+Scripts run ``jobs`` at a time on one pool; a row (or a JSON line) is printed the moment its script
+and its property's extra runs are done, so a long batch shows progress and a run killed half way
+(a SIGKILL for memory, a CI timeout) keeps every row it finished.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from .backends import RunOptions
+from .oracle import Pools, Request
+from .oracle.checks.kernels import kernel_count
+from .oracle.outcome import Outcome
+from .oracle.property import Property, Verdict, evaluate
+
+
+@dataclass
+class Row:
+    path: str
+    outcome: Outcome
+    verdict: Verdict | None
+
+
+def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, timeout: float, seed: int,
+                  prop: Property | None, options: RunOptions | None = None,
+                  on_start: Callable[[], None] | None = None) -> Iterator[Row]:
+    """Run each script (already read: fmin can parse it) and yield its row as it completes."""
+    from .oracle.checks.mismatch import drop_values
+    want = bool(prop and prop.needs_values)
+    reqs = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            reqs.append((path, Request(f.read(), os.path.abspath(path), RunOptions(seed=seed, want_values=want))))
+    if not reqs:
+        return
+    if on_start is not None:
+        on_start()
+    with Pools(backend, device, jobs=min(jobs, len(reqs)), timeout=timeout, options=options, extra_jobs=1) as pools:
+        def one(item) -> Row:
+            path, req = item
+            o = pools.primary.run(req)
+            v = None
+            if prop is not None:   # bare --schedulers: the script's own multiset
+                v = evaluate(prop.bind(o), req.script, req.path, pools, seed=seed, outcome=o, all_checks=True)
+            drop_values(o)
+            return Row(path, o, v)
+
+        with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(reqs)))) as ex:
+            for fut in as_completed([ex.submit(one, item) for item in reqs]):
+                yield fut.result()
+
+
+def row_json(row: Row, device: str, prop: Property | None) -> str:
+    o, v = row.outcome, row.verdict
+    d = {"file": row.path, "status": o.status, "signature": o.signature, "kernels": kernel_count(o),
+         "segments": o.segments, "schedulers": o.schedulers, "graph": o.graph,
+         "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
+         "device": device, "error_kind": o.error_kind, "message": o.message,
+         "environment": o.environment}
+    if v is not None:
+        d["property"] = {**v.to_json(), "description": prop.describe()}
+    return json.dumps(d)
+
+
+class Table:
+    """The text table, printed a row at a time (fixed column widths, so no row waits for others)."""
+
+    def __init__(self, prop: Property | None, write=print):
+        self.prop, self.write = prop, write
+        self._lock = threading.Lock()
+
+    def header(self) -> None:
+        if self.prop is not None:
+            self.write(f"property: {self.prop.describe()}")
+        self.write(f"{'script':40} {'status':8} {'kernels':>7} {'seconds':>8}  kernels and boundaries / outputs / signature")
+
+    def row(self, row: Row) -> None:
+        o, v = row.outcome, row.verdict
+        k = kernel_count(o)
+        with self._lock:
+            self.write(f"{_short(row.path, 40):40} {o.status:8} {'' if k is None else k:>7} {o.seconds:8.2f}  "
+                       f"{_what(o)}")
+            if v is not None:
+                self.write(f"    property {'holds' if v.holds else 'fails: ' + v.reason}")
+                if len(v.checks) > 1:   # each flag on its own line
+                    for name, (ok, why) in v.checks.items():
+                        self.write(f"      --{name:14} {'holds' if ok else 'fails'}: {why}")
+
+
+def _what(o: Outcome) -> str:
+    if not o.ok:
+        return o.signature or ""
+    g = o.segment_graph
+    outs = ", ".join(_out_str(x) for x in o.outputs)
+    if g is not None and g.segments:
+        return f"{g.words()}  → {outs}"
+    return outs
+
+
+def _out_str(d: dict) -> str:
+    if "shape" in d:
+        return f"{d['dtype']}{list(d['shape'])}"
+    return d.get("scalar", "?")
+
+
+def _short(s: str, n: int) -> str:
+    return s if len(s) <= n else "…" + s[-(n - 1):]
