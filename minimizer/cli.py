@@ -34,6 +34,9 @@ def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> 
                         "kernels, are the bottleneck; on the CPU half the cores)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="memory fmin may plan with (e.g. 8G; default: what the device has available). A script "
+                        "whose runs do not fit is refused before it runs; --jobs is lowered to what fits")
     p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
                    help="Inductor config for every compile (repeatable; VALUE read as JSON, else a string), "
                         "e.g. cpp.inject_relu_bug_TESTING_ONLY=accuracy")
@@ -50,6 +53,22 @@ def _inductor_config(items: list[str]) -> dict:
         except ValueError:
             out[key.strip()] = value
     return out
+
+
+def _size(text: str) -> int:
+    from .oracle.memory import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _memory_plan(program, backend: str, device: str, jobs: int, prop, args):
+    """``oracle.memory.plan`` for one script under this command's property and flags."""
+    from .oracle.checks.mismatch import Mismatch
+    from .oracle.memory import plan
+    mism = bool(prop is not None and prop.find(Mismatch))
+    return plan(program, backend, device, jobs, reference=mism, fp64=mism, cap=getattr(args, "max_memory", None))
 
 
 def _jobs(text: str):
@@ -69,6 +88,21 @@ def _resolve_jobs(args) -> None:
     if getattr(args, "jobs", None) == "auto":
         from .oracle.pool import auto_jobs
         args.jobs = auto_jobs(args.device or _default_device())
+
+
+def _backend(args) -> tuple[str, str]:
+    """The concrete backend and device of a command; a backend this machine cannot run (nvFuser
+    not importable, no CUDA, no compiler) is refused here, before any worker starts (exit 2)."""
+    from .backends import get, resolve
+    device = args.device or _default_device()
+    try:
+        name = resolve(args.backend, device)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    b = get(name)
+    if not b.available(device):
+        raise UsageError(f"--backend {name}: {b.unavailable_reason(device)}")
+    return name, device
 
 
 def _property(args):
@@ -218,36 +252,51 @@ def _read(path: str):
 
 
 def cmd_check(args) -> int:
-    from .backends import RunOptions, resolve
+    from .backends import RunOptions
     from .oracle import Pools, Request
-    backend = resolve(args.backend)
-    device = args.device or _default_device()
+    from .oracle.triage import ENVIRONMENT, SCRIPT, triage
+    backend, device = _backend(args)
     prop = _property(args)
     bad = 0
     jobs = []
+    refused: dict[str, str] = {}      # path -> why it is not run (it does not fit in memory)
+    workers = args.jobs
     for path in args.scripts:
         try:
-            _read(path)  # static check first: a script fmin cannot read is reported, not run
+            program = _read(path)  # static check first: a script fmin cannot read is reported, not run
         except (ScriptError, UsageError) as e:
             print(f"fmin: {e}", file=sys.stderr)
             bad += 1
             continue
+        mem = _memory_plan(program, backend, device, args.jobs, prop, args)
+        if mem.refusal:
+            refused[path] = mem.refusal
+        else:
+            workers = min(workers, mem.jobs)
         with open(path, encoding="utf-8") as f:
             jobs.append((path, Request(f.read(), os.path.abspath(path),
                                        RunOptions(seed=args.seed, want_values=bool(prop and prop.needs_values)))))
     failed = 0
     failing_property = 0
+    unjudgeable = 0
     if jobs:
-        with Pools(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout,
+        from .oracle import Outcome
+        runnable = [r for p, r in jobs if p not in refused]
+        with Pools(backend, device, jobs=max(1, min(workers, len(runnable))), timeout=args.timeout,
                    options=_run_options(args), extra_jobs=1) as pools:
-            outcomes = pools.primary.run_many([r for _, r in jobs])
+            ran = iter(pools.primary.run_many(runnable) if runnable else [])
+            outcomes = [Outcome("error", backend, signature="fmin: not enough memory", message=refused[p],
+                                error_kind="environment") if p in refused else next(ran) for p, _ in jobs]
             verdicts = _judge(prop, jobs, outcomes, pools, args) if prop else [None] * len(jobs)
         failing_property = sum(not v.holds for v in verdicts if v is not None)
         rows = []
         for (path, _), o, v in zip(jobs, outcomes, verdicts):
             failed += o.status != "ok"
+            tri = triage(o)
+            unjudgeable += tri.category in (SCRIPT, ENVIRONMENT)
             if args.json:
-                d = {"file": path, "status": o.status, "signature": o.signature,
+                d = {"file": path, "status": o.status, "category": tri.category, "category_message": tri.message,
+                     "where": o.where, "signature": o.signature,
                      "segments": o.segments, "schedulers": o.schedulers,
                      "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
                      "device": device, "error_kind": o.error_kind, "message": o.message,
@@ -256,11 +305,12 @@ def cmd_check(args) -> int:
                     d["property"] = {**v.to_json(), "description": prop.describe()}
                 print(json.dumps(d))
             else:
-                what = ", ".join(_out_str(x) for x in o.outputs) if o.status == "ok" else (o.signature or "")
-                rows.append((path, o, v, what))
+                what = ", ".join(_out_str(x) for x in o.outputs) if o.status == "ok" else (
+                    o.signature or "") if tri.category not in (SCRIPT, ENVIRONMENT) else tri.message
+                rows.append((path, o, v, what, tri.category))
         if not args.json:
             _print_check_table(rows, prop)
-    if bad:
+    if bad or (unjudgeable and prop is None):   # with property flags, the property is the verdict
         return 2
     if prop is not None:
         return 1 if failing_property else 0
@@ -280,18 +330,21 @@ def _judge(prop, jobs, outcomes, pools, args):
 
 
 def _print_check_table(rows, prop) -> None:
+    """One row per script: status, category (``fusion``: a failure of the fusion, what fmin
+    reduces; ``script``: the script's own code fails; ``environment``: this machine cannot run
+    it), seconds, then outputs, the signature or what is wrong."""
     if prop is None:
-        print(f"{'script':40} {'status':8} {'seconds':>8}  outputs / signature")
-        for path, o, _, what in rows:
-            print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {what}")
+        print(f"{'script':40} {'status':8} {'category':11} {'seconds':>8}  outputs / signature")
+        for path, o, _, what, cat in rows:
+            print(f"{_short(path, 40):40} {o.status:8} {cat:11} {o.seconds:8.2f}  {what}")
         return
     print(f"property: {prop.describe()}")
-    w = max([len("property")] + [len("holds" if v.holds else f"fails: {v.reason}") for _, _, v, _ in rows])
+    w = max([len("property")] + [len("holds" if v.holds else f"fails: {v.reason}") for _, _, v, _, _ in rows])
     w = min(w, 80)
-    print(f"{'script':40} {'status':8} {'seconds':>8}  {'property':{w}}  outputs / signature")
-    for path, o, v, what in rows:
+    print(f"{'script':40} {'status':8} {'category':11} {'seconds':>8}  {'property':{w}}  outputs / signature")
+    for path, o, v, what, cat in rows:
         held = "holds" if v.holds else f"fails: {v.reason}"
-        print(f"{_short(path, 40):40} {o.status:8} {o.seconds:8.2f}  {held:{w}}  {what}")
+        print(f"{_short(path, 40):40} {o.status:8} {cat:11} {o.seconds:8.2f}  {held:{w}}  {what}")
         if len(v.checks) > 1:   # each flag on its own line
             for name, (ok, why) in v.checks.items():
                 print(f"    --{name:12} {'holds' if ok else 'fails'}: {why}")
@@ -308,17 +361,21 @@ def _short(s: str, n: int) -> str:
 
 
 def cmd_reduce(args) -> int:
-    from .backends import resolve
-    from .reduce.reduction import Options, PropertyDoesNotHold, reduce_script
+    from .reduce.reduction import Options, PropertyDoesNotHold, Refused, reduce_script
     _read(args.script)  # a script fmin cannot read stops here, before any worker starts
     prop = _property(args)
-    backend = resolve(args.backend)
-    opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
+    backend, device = _backend(args)
+    opt = Options(backend=backend, device=device, jobs=args.jobs, out=args.out,
                   seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
                   max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
-                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate)
+                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate,
+                  max_memory=args.max_memory)
     try:
         rep = reduce_script(args.script, prop, opt)
+    except Refused as e:
+        print(f"fmin: {args.script}: {e}\nfmin: nothing reduced, nothing written: fmin reduces failures of the "
+              f"fusion, not of the script or the machine", file=sys.stderr)
+        return 2
     except PropertyDoesNotHold as e:
         print(f"fmin: {args.script}: {e}", file=sys.stderr)
         return 1
@@ -328,6 +385,9 @@ def cmd_reduce(args) -> int:
           f"{rep['inputs_after']}, outputs {rep['outputs_before']} -> {rep['outputs_after']}, "
           f"{rep['oracle_calls']} oracle calls ({rep['cache_hits']} cached), {rep['seconds']} s")
     print(f"property: {rep['property']}   replays: {rep['replays']}")
+    if rep.get("static_error"):
+        print(f"note: fmin's reference rejects the original at {rep['static_error']}; reduced without fmin's "
+              f"static filter")
     print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
     if rep.get("verified") is False:
         print(f"fmin: warning: the minimized script did not show the property when re-run "
@@ -337,11 +397,11 @@ def cmd_reduce(args) -> int:
 
 
 def cmd_isolate(args) -> int:
-    from .backends import resolve
     from .isolate import IsolateError, Options, isolate, summary_lines, write
     _read(args.good)
     _read(args.bad)
-    opt = Options(backend=resolve(args.backend), device=args.device or _default_device(), jobs=args.jobs,
+    backend, device = _backend(args)
+    opt = Options(backend=backend, device=device, jobs=args.jobs,
                   seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args))
     try:
         d = isolate(args.good, args.bad, opt=opt)
@@ -364,15 +424,13 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .backends import resolve
     from .fuzz.campaign import CampaignOptions, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
     oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
-    backend = resolve(args.backend)
-    device = args.device or _default_device()
+    backend, device = _backend(args)
     if args.replay:
         return _replay(args, backend, device, oracles)
     frontend = args.frontend

@@ -54,6 +54,10 @@ def to_markdown(d: dict[str, Any]) -> str:
     opts = (env.get("options") or {}) if isinstance(env.get("options"), dict) else {}
     if opts:
         env_lines += "\n- options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items()))
+    remap = env.get("device_remap") if isinstance(env.get("device_remap"), dict) else {}
+    if remap:
+        env_lines += "\n- devices remapped (the script names devices this machine does not have): " + ", ".join(
+            f"{k} -> {v}" for k, v in sorted(remap.items()))
     lines = [
         f"## Minimized repro of `{d['script']}`",
         "",
@@ -62,6 +66,9 @@ def to_markdown(d: dict[str, Any]) -> str:
         "",
         *([f"**Warning: the minimized script did not show the property when re-run "
            f"({(d.get('replays') or {}).get('minimized')}).**", ""] if d.get("verified") is False else []),
+        *([f"fmin's reference rejects the original at {d['static_error']}; the reduction ran without fmin's "
+           f"static filter (every candidate judged by the backend or the test).", ""]
+          if d.get("static_error") else []),
         "| | before | after |",
         "|---|---:|---:|",
         f"| ops | {d['ops_before']} | {d['ops_after']} |",

@@ -195,23 +195,25 @@ def locate(error: BaseException, path: str, text: str, fd_classes, rec: "Recorde
     if _NVFUSER_TEXT.search(str(error)):
         return "definition"
     t = frames[k]
-    return "definition" if _calls_fusion(t.tb_frame, t.tb_lasti, text, tuple(fd_classes)) else "script"
+    return "definition" if _calls_fusion(t.tb_frame, t.tb_lasti, t.tb_lineno, text, tuple(fd_classes)) else "script"
 
 
-def _calls_fusion(frame, lasti: int, text: str, fd_classes: tuple) -> bool:
+def _calls_fusion(frame, lasti: int, lineno: int, text: str, fd_classes: tuple) -> bool:
     """Does the expression at instruction ``lasti`` of ``frame`` call a FusionDefinition's method,
     its ``ops``, or something of an nvFuser module? (Its source span, parsed; the root name looked
     up in the frame.) A ``with`` statement whose context is a FusionDefinition counts (leaving it
     finalizes the definition in the legacy frontend)."""
     import ast
+    lines = text.splitlines()
+    pos = (lineno, lineno, None, None)
     try:
-        pos = list(frame.f_code.co_positions())[lasti // 2]
-        lines = text.splitlines()
+        pos = list(frame.f_code.co_positions())[lasti // 2]   # Python >= 3.11; else the line
         l0, l1, c0, c1 = pos
         if None in pos:
-            return False
+            pos = (lineno, lineno, None, None)
+            raise ValueError("no position")
         seg = "\n".join(lines[l0 - 1:l1])
-        seg = seg[c0:len(seg) - (len(lines[l1 - 1]) - c1)] if l0 == l1 else seg[c0:]
+        seg = seg[c0:len(seg) - (len(lines[l1 - 1]) - c1)]
         node = ast.parse(seg.strip(), mode="eval").body if not seg.lstrip().startswith("with") else None
     except Exception:
         node = None

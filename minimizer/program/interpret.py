@@ -92,7 +92,7 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
-        upcast: bool = False, free: bool = True) -> Result:
+        upcast: bool = False, free: bool | None = None) -> Result:
     """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
 
     ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
@@ -117,6 +117,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     narrowed: dict[int, dict[str, list[int]]] = {}
     it = iter(enumerate(inputs))
     n_expected = input_count(stmts)
+    free = FREE_DEAD_VALUES if free is None else free
     last_use = last_uses(stmts) if free and not keep_values else {}
     if check_inputs and len(inputs) != n_expected:
         raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
@@ -204,6 +205,10 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         if dst.device.type != "meta":
             dst.copy_(src)
     return Result(outputs, env, facts, per_stmt, narrowed)
+
+
+#: ``run``'s default for ``free`` (``scripts/bench_memory.py`` turns it off to measure what it saves)
+FREE_DEAD_VALUES = True
 
 
 def _partial(e: FusionError, i: int | None, keep_values: bool, outputs, env, facts, per_stmt, narrowed) -> FusionError:

@@ -18,19 +18,20 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 from .. import report as reports
 from ..backends import RunOptions
 from ..oracle.pool import Pool, Pools
 from ..oracle.property import Property
-from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Session
+from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Refused, Session
 from ..program import edits
 from ..program.reader import parse, parse_file
 from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
 from .passes import passes_for
 
-__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "reduce_script"]
+__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "Refused", "reduce_script"]
 
 
 @dataclass
@@ -48,6 +49,8 @@ class Options:
     quiet: bool = False
     run_options: RunOptions = RunOptions()
     allow_degenerate: bool = False
+    max_memory: int | None = None                                  # --max-memory: bytes fmin may plan with
+    available_memory: "Callable[[str], int | None] | None" = None  # what a device has (tests fake it)
 
 
 class StatusLine(ProgressLine):
@@ -58,6 +61,23 @@ class StatusLine(ProgressLine):
         self.show(f"[{s['elapsed']:6.0f}s] {s['pass']:<22} ops {s['ops']}/{o0}  inputs {s['inputs']}/{i0}  "
                   f"outputs {s['outputs']}/{x0}  bytes {s['bytes']}/{s['start_bytes']}  "
                   f"tests {s['tests']}  cache {s['cache_hits']}")
+
+
+def _fit_memory(original, prop_flags: Property | None, opt: Options) -> int:
+    """The workers that fit in memory; raises Refused (exit 2) when not even one run does: a
+    script with gigabyte inputs is refused with a sentence before anything runs, instead of
+    getting the workers SIGKILLed."""
+    from ..oracle.checks.mismatch import Mismatch
+    from ..oracle.memory import plan
+    mism = bool(prop_flags is not None and prop_flags.find(Mismatch))
+    p = plan(original, opt.backend, opt.device, opt.jobs, reference=mism, fp64=mism,
+             available_fn=opt.available_memory, cap=opt.max_memory)
+    if p.refusal:
+        raise Refused("environment", p.refusal)
+    if p.note and not opt.quiet:
+        import sys
+        print(f"fmin: {p.note}", file=sys.stderr)
+    return p.jobs
 
 
 def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
@@ -71,17 +91,20 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
     if os.path.abspath(out_dir) == os.path.abspath(path):
         raise ValueError("the output directory cannot be the script itself")
-    os.makedirs(out_dir, exist_ok=True)
     abspath = os.path.abspath(path)
     status = StatusLine(opt.quiet)
     given = dict(extra_pools or {})
     if pool is not None:
         given[opt.backend] = pool
-    with Pools(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options,
+    jobs = _fit_memory(original, prop_flags, opt) if pool is None else opt.jobs
+    with Pools(opt.backend, opt.device, jobs=jobs, timeout=opt.timeout, options=opt.run_options,
                given=given) as pools:
         oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed, allow_degenerate=opt.allow_degenerate)
         try:
             base = oracle.establish(original_text, opt.replays, program=original)
+            # nothing is written before the original is known to be worth reducing: a refused
+            # script (its own error, the machine's) leaves no trace in DIR
+            os.makedirs(out_dir, exist_ok=True)
             prop = base.prop
             prop_key = json.dumps(prop.to_json(), sort_keys=True)
             cache_path = os.path.join(out_dir, "cache.json")
@@ -100,9 +123,10 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                     session.save(cache_path)
 
             min_extent = 2 if oracle.guards_degenerate else 1
-            reducer = Reducer(start, session, jobs=opt.jobs, out_dir=out_dir, on_progress=progress,
+            reducer = Reducer(start, session, jobs=jobs, out_dir=out_dir, on_progress=progress,
                               max_tests=opt.max_tests, max_seconds=opt.max_seconds,
-                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter)
+                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter,
+                              lenient=oracle.static_error is not None)
             if not resumed:
                 reducer.save_best()
             write_state(out_dir, original_text, prop_key, tests=0, done=False)
@@ -125,6 +149,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                          **({"resumed": True} if resumed else {})},
                 environment=base.first.environment if base.first is not None else {})
             rep["flaky"] = base.flaky
+            rep["static_error"] = oracle.static_error
             # the result re-run: a minimized script that no longer shows the property (a candidate
             # that held once by accident, a machine problem) must not pass for a result
             rep["verified"] = None if not finals else any(v.holds for v in finals)
