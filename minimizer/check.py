@@ -18,6 +18,7 @@ from .oracle import Pools, Request
 from .oracle.checks.kernels import kernel_count
 from .oracle.outcome import Outcome
 from .oracle.property import Property, Verdict, evaluate
+from .oracle.triage import ENVIRONMENT, SCRIPT, triage
 
 
 @dataclass
@@ -26,21 +27,38 @@ class Row:
     outcome: Outcome
     verdict: Verdict | None
 
+    @property
+    def category(self) -> str:
+        return triage(self.outcome).category
+
+    @property
+    def category_message(self) -> str:
+        return triage(self.outcome).message
+
 
 def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, timeout: float, seed: int,
-                  prop: Property | None, options: RunOptions | None = None,
-                  on_start: Callable[[], None] | None = None) -> Iterator[Row]:
-    """Run each script (already read: fmin can parse it) and yield its row as it completes."""
+                  prop: Property | None, options: RunOptions | None = None, refused: dict[str, str] | None = None,
+                  on_start: Callable[[int], None] | None = None) -> Iterator[Row]:
+    """Run each script (already read: fmin can parse it) and yield its row as it completes.
+    ``refused`` scripts (path -> why: they do not fit in memory) are not run: their rows say why,
+    as environment failures."""
     from .oracle.checks.mismatch import drop_values
+    refused = refused or {}
+    for path in paths:
+        if path in refused:
+            yield Row(path, Outcome("error", backend, signature="fmin: not enough memory", message=refused[path],
+                                    error_kind="environment"), None)
     want = bool(prop and prop.needs_values)
     reqs = []
     for path in paths:
+        if path in refused:
+            continue
         with open(path, encoding="utf-8") as f:
             reqs.append((path, Request(f.read(), os.path.abspath(path), RunOptions(seed=seed, want_values=want))))
     if not reqs:
         return
     if on_start is not None:
-        on_start()
+        on_start(min(jobs, len(reqs)))
     with Pools(backend, device, jobs=min(jobs, len(reqs)), timeout=timeout, options=options, extra_jobs=1) as pools:
         def one(item) -> Row:
             path, req = item
@@ -58,7 +76,8 @@ def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, tim
 
 def row_json(row: Row, device: str, prop: Property | None) -> str:
     o, v = row.outcome, row.verdict
-    d = {"file": row.path, "status": o.status, "signature": o.signature, "kernels": kernel_count(o),
+    d = {"file": row.path, "status": o.status, "category": row.category, "category_message": row.category_message,
+         "where": o.where, "signature": o.signature, "kernels": kernel_count(o),
          "segments": o.segments, "schedulers": o.schedulers, "graph": o.graph,
          "outputs": o.outputs, "seconds": round(o.seconds, 4), "backend": o.backend,
          "device": device, "error_kind": o.error_kind, "message": o.message,
@@ -78,14 +97,16 @@ class Table:
     def header(self) -> None:
         if self.prop is not None:
             self.write(f"property: {self.prop.describe()}")
-        self.write(f"{'script':40} {'status':8} {'kernels':>7} {'seconds':>8}  kernels and boundaries / outputs / signature")
+        self.write(f"{'script':40} {'status':8} {'category':11} {'kernels':>7} {'seconds':>8}  "
+                   f"kernels and boundaries / outputs / signature")
 
     def row(self, row: Row) -> None:
         o, v = row.outcome, row.verdict
         k = kernel_count(o)
         with self._lock:
-            self.write(f"{_short(row.path, 40):40} {o.status:8} {'' if k is None else k:>7} {o.seconds:8.2f}  "
-                       f"{_what(o)}")
+            what = _what(o) if row.category not in (SCRIPT, ENVIRONMENT) else row.category_message
+            self.write(f"{_short(row.path, 40):40} {o.status:8} {row.category:11} {'' if k is None else k:>7} "
+                       f"{o.seconds:8.2f}  {what}")
             if v is not None:
                 self.write(f"    property {'holds' if v.holds else 'fails: ' + v.reason}")
                 if len(v.checks) > 1:   # each flag on its own line

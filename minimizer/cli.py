@@ -34,6 +34,9 @@ def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> 
                         "kernels, are the bottleneck; on the CPU half the cores)")
     p.add_argument("--timeout", type=POSITIVE_SECONDS, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
+    p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                   help="memory fmin may plan with (e.g. 8G; default: what the device has available). A script "
+                        "whose runs do not fit is refused before it runs; --jobs is lowered to what fits")
     p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
                    help="Inductor config for every compile (repeatable; VALUE read as JSON, else a string), "
                         "e.g. cpp.inject_relu_bug_TESTING_ONLY=accuracy")
@@ -69,6 +72,22 @@ def _number(kind, low: float, inclusive: bool = True):
 POSITIVE_INT = _number(int, 1)
 NON_NEGATIVE_INT = _number(int, 0)
 POSITIVE_SECONDS = _number(float, 0, inclusive=False)
+
+
+def _size(text: str) -> int:
+    from .oracle.memory import parse_size
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _memory_plan(program, backend: str, device: str, jobs: int, prop, args):
+    """``oracle.memory.plan`` for one script under this command's property and flags."""
+    from .oracle.checks.mismatch import Mismatch
+    from .oracle.memory import plan
+    mism = bool(prop is not None and prop.find(Mismatch))
+    return plan(program, backend, device, jobs, reference=mism, fp64=mism, cap=getattr(args, "max_memory", None))
 
 
 def _jobs(text: str):
@@ -109,6 +128,21 @@ def _command_line() -> str:
             continue
         out.append(a)
     return shlex.join(["fmin", *out])
+
+
+def _backend(args) -> tuple[str, str]:
+    """The concrete backend and device of a command; a backend this machine cannot run (nvFuser
+    not importable, no CUDA, no compiler) is refused here, before any worker starts (exit 2)."""
+    from .backends import get, resolve
+    device = args.device or _default_device()
+    try:
+        name = resolve(args.backend, device)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    b = get(name)
+    if not b.available(device):
+        raise UsageError(f"--backend {name}: {b.unavailable_reason(device)}")
+    return name, device
 
 
 def _property(args):
@@ -274,43 +308,53 @@ def _read(path: str):
 
 
 def cmd_check(args) -> int:
-    """Rows as scripts finish (see ``check.py``); exit 0 when every script ran ``ok`` (with
-    property flags: when the property holds for every one), 1 otherwise, 2 for a script fmin
-    cannot read."""
-    from .backends import resolve
+    """Rows as scripts finish (see ``check.py``), each with its category (``fusion``: what fmin
+    reduces; ``script``: the script's own code fails; ``environment``: this machine cannot run
+    it). Exit 0 when every script ran ``ok`` (with property flags: when the property holds for
+    every one), 1 otherwise; 2 for a script fmin cannot read, or (without property flags) one
+    whose failure is the script's or the machine's."""
     from .check import Table, check_scripts, row_json
+    from .oracle.triage import ENVIRONMENT, SCRIPT
     from .progress import ProgressLine
-    backend = resolve(args.backend)
-    device = args.device or _default_device()
+    backend, device = _backend(args)
     prop = _property(args)
     bad, paths = 0, []
+    refused: dict[str, str] = {}      # path -> why it is not run (it does not fit in memory)
+    workers = args.jobs
     for path in args.scripts:
         try:
-            _read(path)  # static check first: a script fmin cannot read is reported, not run
-            paths.append(path)
+            program = _read(path)  # static check first: a script fmin cannot read is reported, not run
         except (ScriptError, UsageError) as e:
             print(f"fmin: {e}", file=sys.stderr)
             bad += 1
+            continue
+        paths.append(path)
+        mem = _memory_plan(program, backend, device, args.jobs, prop, args)
+        if mem.refusal:
+            refused[path] = mem.refusal
+        else:
+            workers = min(workers, mem.jobs)
 
     def emit(line: str) -> None:
         print(line, flush=True)
 
     table = None if args.json else Table(prop, emit)
     status = ProgressLine(args.json)
-    failed = failing = 0
-    rows = check_scripts(paths, backend=backend, device=device, jobs=args.jobs, timeout=args.timeout,
-                         seed=args.seed, prop=prop, options=_run_options(args),
-                         on_start=lambda: status.starting(backend, device, min(args.jobs, len(paths))))
+    failed = failing = unjudgeable = 0
+    rows = check_scripts(paths, backend=backend, device=device, jobs=max(1, workers), timeout=args.timeout,
+                         seed=args.seed, prop=prop, options=_run_options(args), refused=refused,
+                         on_start=lambda n: status.starting(backend, device, n))
     for n, row in enumerate(rows):
         if n == 0 and table is not None:
             table.header()
         failed += row.outcome.status != "ok"
         failing += row.verdict is not None and not row.verdict.holds
+        unjudgeable += row.category in (SCRIPT, ENVIRONMENT)
         if table is not None:
             table.row(row)
         else:
             emit(row_json(row, device, prop))
-    if bad:
+    if bad or (unjudgeable and prop is None):   # with property flags, the property is the verdict
         return 2
     if prop is not None:
         return 1 if failing else 0
@@ -318,18 +362,21 @@ def cmd_check(args) -> int:
 
 
 def cmd_reduce(args) -> int:
-    from .backends import resolve
-    from .reduce.reduction import Options, PropertyDoesNotHold, reduce_script
+    from .reduce.reduction import Options, PropertyDoesNotHold, Refused, reduce_script
     _read(args.script)  # a script fmin cannot read stops here, before any worker starts
     prop = _property(args)
-    backend = resolve(args.backend)
-    opt = Options(backend=backend, device=args.device or _default_device(), jobs=args.jobs, out=args.out,
+    backend, device = _backend(args)
+    opt = Options(backend=backend, device=device, jobs=args.jobs, out=args.out,
                   seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
                   max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
                   run_options=_run_options(args), allow_degenerate=args.allow_degenerate,
-                  command=_command_line(), keep_frontend=args.keep_frontend)
+                  command=_command_line(), keep_frontend=args.keep_frontend, max_memory=args.max_memory)
     try:
         rep = reduce_script(args.script, prop, opt)
+    except Refused as e:
+        print(f"fmin: {args.script}: {e}\nfmin: nothing reduced, nothing written: fmin reduces failures of the "
+              f"fusion, not of the script or the machine", file=sys.stderr)
+        return 2
     except PropertyDoesNotHold as e:
         print(f"fmin: {args.script}: {e}", file=sys.stderr)
         return 1
@@ -339,6 +386,9 @@ def cmd_reduce(args) -> int:
           f"{rep['inputs_after']}, outputs {rep['outputs_before']} -> {rep['outputs_after']}, "
           f"{rep['oracle_calls']} oracle calls ({rep['cache_hits']} cached), {rep['seconds']} s")
     print(f"property: {rep['property']}   replays: {rep['replays']}")
+    if rep.get("static_error"):
+        print(f"note: fmin's reference rejects the original at {rep['static_error']}; reduced without fmin's "
+              f"static filter")
     print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
     if rep.get("verified") is False:
         print(f"fmin: warning: the minimized script did not show the property when re-run "
@@ -348,11 +398,11 @@ def cmd_reduce(args) -> int:
 
 
 def cmd_isolate(args) -> int:
-    from .backends import resolve
     from .isolate import IsolateError, Options, isolate, summary_lines, write
     _read(args.good)
     _read(args.bad)
-    opt = Options(backend=resolve(args.backend), device=args.device or _default_device(), jobs=args.jobs,
+    backend, device = _backend(args)
+    opt = Options(backend=backend, device=device, jobs=args.jobs,
                   seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args),
                   quiet=args.quiet)
     try:
@@ -376,15 +426,13 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .backends import resolve
     from .fuzz.campaign import CampaignOptions, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
     oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
-    backend = resolve(args.backend)
-    device = args.device or _default_device()
+    backend, device = _backend(args)
     if args.replay:
         return _replay(args, backend, device, oracles)
     frontend = args.frontend

@@ -139,6 +139,10 @@ def to_markdown(d: dict[str, Any]) -> str:
     opts = env.get("options") if isinstance(env.get("options"), dict) else {}
     if opts:
         env_lines.append("- options: " + ", ".join(f"`{k}={v}`" for k, v in sorted(opts.items())))
+    remap = env.get("device_remap") if isinstance(env.get("device_remap"), dict) else {}
+    if remap:
+        env_lines.append("- devices remapped (the script names devices this machine does not have): " + ", ".join(
+            f"{k} -> {v}" for k, v in sorted(remap.items())))
     before, after = d.get("outcome_before") or {}, d.get("outcome_after") or {}
     lines = [f"## {summary(d)}", ""]
     if d.get("verified") is False:
@@ -148,6 +152,9 @@ def to_markdown(d: dict[str, Any]) -> str:
         lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.**", ""]
     if d.get("upgraded"):
         lines += [f"Note: {d['upgraded']}.", ""]
+    if d.get("static_error"):
+        lines += [f"fmin's reference rejects the original at {d['static_error']}; the reduction ran without fmin's "
+                  f"static filter (every candidate judged by the backend or the test).", ""]
     lines += ["```python", d["minimal_script"].rstrip("\n"), "```", "",
               "| | original | minimized |", "|---|---:|---:|",
               f"| ops | {d['ops_before']} | {d['ops_after']} |",

@@ -74,12 +74,13 @@ def lines(stdout):
 
 def test_json_keys_and_exit_codes_without_flags(runs):
     r = runs["plain"]
-    assert r.returncode == 1, r.stderr          # one script fails
+    assert r.returncode == 2, r.stderr          # one script fails in its own code: fmin cannot judge it
     ok, err = lines(r.stdout)
     assert KEYS <= set(ok) and KEYS <= set(err)
     assert "property" not in ok
-    assert ok["status"] == "ok" and ok["outputs"][0]["shape"] == [4, 8]
+    assert ok["status"] == "ok" and ok["outputs"][0]["shape"] == [4, 8] and ok["category"] == "ok"
     assert err["status"] == "error" and err["signature"] == "ValueError: boom N"
+    assert err["category"] == "script" and err["where"] == "script" and "boom 42" in err["category_message"]
 
 
 def test_malformed_script_exits_2_without_traceback(runs, scripts):
@@ -114,7 +115,7 @@ def test_property_columns_in_text(runs):
     out = r.stdout
     assert out.startswith("property: segments >= 1 and outputs differ from reference")
     lines = out.splitlines()
-    assert lines[1].split()[:4] == ["script", "status", "kernels", "seconds"]
+    assert lines[1].split()[:4] == ["script", "status", "category", "kernels", "seconds"]
     k = next(i for i, ln in enumerate(lines) if ln.endswith("float32[4, 8]"))
     assert "property fails: segments: no segment count" in lines[k + 1]   # each row's verdict follows it
     assert "--mismatch       fails: outputs match reference within tolerance" in out

@@ -4,6 +4,8 @@ miscompile (a relu that adds 1)."""
 import math
 import os
 
+import sys
+
 import pytest
 import torch
 
@@ -331,13 +333,37 @@ def test_shell_test_gets_the_copy_as_dollar_one_in_its_own_directory(tmp_path, m
 
 
 def test_shell_test_timeout_and_output():
-    r = run_shell_test("sleep 30", "", "x.py", timeout=0.5)
+    r = run_shell_test('sleep 30; cat "$1"', "", "x.py", timeout=0.5)
     assert r.returncode is None and r.seconds < 10
     held, why = ShellTest("sleep 30", 0.5).holds(None, r)
     assert not held and "timed out" in why
-    r = run_shell_test('echo "no relu here" >&2; exit 3', "", "x.py")
+    r = run_shell_test('echo "no relu here" >&2; test -f "$1" && exit 3', "", "x.py")
     held, why = ShellTest("x").holds(None, r)
     assert r.returncode == 3 and "exited 3: no relu here" in why
+    r = run_shell_test('\n'.join(f'echo "line {k}"' for k in range(30)) + '\nexit 4', "", "x.py")
+    detail = ShellTest("x").detail(r)
+    assert "line 29" in detail and "line 10" not in detail   # the tail, for the message
+
+
+@pytest.mark.parametrize("command,appended", [
+    ("python pred.py", True), ("grep -q relu", True), ("true", True), ('grep -q relu "$1"', False),
+    ("grep -q relu $1", False), ("grep -q relu ${1}", False), ('python pred.py "$@"', False),
+    ('grep -q relu "$FMIN_SCRIPT"', False), ("grep -q x $10", True),
+])
+def test_a_command_without_its_candidate_gets_the_path_appended(command, appended):
+    """C-Reduce, picire and Shrink Ray pass the candidate as the last argument: a CMD that does
+    not mention $1 (python pred.py) gets it appended."""
+    from minimizer.oracle.checks.shell import shell_argv
+    argv = shell_argv(command, "/tmp/d/repro.py", "/bin/sh")
+    assert argv[0] == "/bin/sh" and argv[-1] == "/tmp/d/repro.py"
+    assert (argv[2] == command + ' "$1"') == appended and (appended or argv[2] == command)
+
+
+def test_python_predicate_gets_the_candidate(tmp_path):
+    pred = tmp_path / "pred.py"
+    pred.write_text("import sys\nsys.exit(0 if 'relu' in open(sys.argv[1]).read() else 1)\n")
+    assert run_shell_test(f"{sys.executable} {pred}", "fd.ops.relu(T0)", "x.py").returncode == 0
+    assert run_shell_test(f"{sys.executable} {pred}", "fd.ops.neg(T0)", "x.py").returncode == 1
 
 
 # ---------------------------------------------------------------- end to end on Inductor

@@ -75,11 +75,13 @@ class Backend:
     non_kernel: ClassVar[frozenset[str]] = frozenset()
 
     # ---- in fmin ----
-    def available(self) -> bool:
-        """Can this machine run it (libraries importable, a GPU where one is needed)?"""
+    def available(self, device: str | None = None) -> bool:
+        """Can this machine run it on ``device`` (libraries importable, a GPU where one is
+        needed, a compiler)? Asked in fmin before any worker starts: a command on a backend
+        that is not available stops with ``unavailable_reason``."""
         return True
 
-    def unavailable_reason(self) -> str:
+    def unavailable_reason(self, device: str | None = None) -> str:
         return f"the {self.name} backend cannot run here"
 
     def worker_env(self) -> dict[str, str]:
@@ -139,16 +141,25 @@ def get(name: str) -> Backend:
 AUTO_ORDER = ("nvfuser", "inductor")
 
 
-def resolve(name: str) -> str:
+def resolve(name: str, device: str | None = None) -> str:
     """A backend name, with ``auto`` made concrete: nvfuser where it imports and a GPU exists,
     else inductor. Raises ValueError for an unknown name."""
     if name != "auto":
         get(name)
         return name
     for candidate in AUTO_ORDER:
-        if get(candidate).available():
+        if get(candidate).available(device):
             return candidate
     return "reference"
 
 
-__all__ = ["RunOptions", "Backend", "register", "names", "get", "resolve", "AUTO_ORDER"]
+def cuda_usable() -> bool:
+    """Whether torch sees a CUDA device (no CUDA context is created)."""
+    try:
+        import torch
+        return bool(torch.cuda.is_available())
+    except Exception:
+        return False
+
+
+__all__ = ["cuda_usable", "RunOptions", "Backend", "register", "names", "get", "resolve", "AUTO_ORDER"]

@@ -29,7 +29,7 @@ from ..program.interpret import FusionError, run as interpret
 from ..segments import Edge, Segment, SegmentGraph
 from ..model import Ref
 from . import reference
-from .base import Backend, RunOptions, register
+from .base import Backend, RunOptions, cuda_usable, register
 from .runner import generic_classify, run_with_modules
 
 _last: dict = {}
@@ -299,6 +299,29 @@ class Inductor(Backend):
     def __init__(self):
         self._modules: dict = {}
 
+    def available(self, device: str | None = None) -> bool:
+        return self._missing(device) is None
+
+    def unavailable_reason(self, device: str | None = None) -> str:
+        return self._missing(device) or super().unavailable_reason(device)
+
+    @staticmethod
+    def _missing(device: str | None) -> str | None:
+        """What this machine lacks for Inductor on ``device`` (None: nothing)."""
+        import importlib.util
+        import shutil
+        if (device or "").startswith("cuda"):
+            if not cuda_usable():
+                return f"--device {device}: no CUDA device is visible (use --device cpu)"
+            if importlib.util.find_spec("triton") is None:
+                return "Triton is not installed (Inductor on a GPU compiles Triton kernels)"
+            return None
+        cxx = os.environ.get("CXX", "")
+        if not any(shutil.which(c) for c in ([cxx.split()[0]] if cxx.strip() else ["g++", "c++", "clang++"])):
+            return (f"no C++ compiler found ({cxx!r} from CXX)" if cxx else "no C++ compiler found (g++, c++, clang++)") \
+                + ": Inductor on the CPU compiles C++; install one or set CXX"
+        return None
+
     def warm(self, device: str) -> dict:
         os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
         import torch._inductor.config as cfg  # noqa: F401  (import cost paid once per worker)
@@ -334,4 +357,4 @@ class Inductor(Backend):
 
         classes = {m.FusionDefinition for m in self._modules.values()}
         return run_with_modules(text, path, dict(self._modules), classes, device, options, values_path, classify,
-                                extra)
+                                extra, classify_definition=reference.classify)

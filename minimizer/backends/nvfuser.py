@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .base import Backend, RunOptions, register
+from .base import Backend, RunOptions, cuda_usable, register
 from .nvfuser_log import attach_rejections, parse_error, segment_graph_from_dump, segments_from_dump
 from .runner import run_with_modules
 
@@ -47,20 +47,18 @@ class NvFuser(Backend):
         self._classes: list = []
         self._warm = False
 
-    def available(self) -> bool:
-        try:
-            import torch
-            if not torch.cuda.is_available():
-                return False
-        except Exception:
-            return False
+    def available(self, device: str | None = None) -> bool:
         import importlib.util
-        return any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser"))
+        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
+            return False
+        return cuda_usable() and (device is None or device.startswith("cuda"))
 
-    def unavailable_reason(self) -> str:
+    def unavailable_reason(self, device: str | None = None) -> str:
         import importlib.util
         if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
             return "nvFuser is not installed (pip install the nvfuser wheel that matches your torch)"
+        if device is not None and not device.startswith("cuda") and cuda_usable():
+            return f"nvFuser runs on CUDA devices only, not --device {device}"
         return "no CUDA device is visible (nvFuser runs on NVIDIA GPUs only)"
 
     def worker_env(self) -> dict[str, str]:

@@ -13,7 +13,7 @@ import torch
 from ..frontend.fusion_definition import make_module
 from ..model import DIRECT, LEGACY
 from ..program.interpret import FusionError
-from .base import Backend, RunOptions, register
+from .base import Backend, RunOptions, cuda_usable, register
 from .runner import generic_classify, run_with_modules
 
 
@@ -34,6 +34,8 @@ def classify(error: BaseException) -> dict:
     d = generic_classify(error)
     if isinstance(error, TypeError) and "incompatible function arguments" in str(error):
         d["error_kind"] = "definition"
+    if isinstance(error, AttributeError) and str(error).startswith("fd."):   # an op this frontend lacks
+        d["error_kind"] = "definition"
     return d
 
 
@@ -52,6 +54,12 @@ class Reference(Backend):
 
     def __init__(self):
         self._modules: dict = {}
+
+    def available(self, device: str | None = None) -> bool:
+        return not (device or "").startswith("cuda") or cuda_usable()
+
+    def unavailable_reason(self, device: str | None = None) -> str:
+        return f"--device {device}: no CUDA device is visible (use --device cpu)"
 
     def warm(self, device: str) -> dict:
         self._modules = modules()

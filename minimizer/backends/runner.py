@@ -6,6 +6,7 @@ Shared by every backend: they differ only in which modules stand behind ``nvfuse
 """
 from __future__ import annotations
 
+import re
 import sys
 import time
 import traceback
@@ -24,8 +25,9 @@ class Recorder:
     ``wrap`` patches a FusionDefinition class once per process; the patched ``execute`` reports
     to whichever recorder belongs to the script running now (``_current``)."""
 
-    def __init__(self):
+    def __init__(self, devices=None):
         self.calls: list[dict[str, Any]] = []
+        self.devices = devices    # the run's DeviceMap: ``execute(..., device=1)`` is mapped too
 
     def wrap(self, cls) -> None:
         """Patch ``cls.execute`` so that each call is recorded (idempotent)."""
@@ -37,6 +39,8 @@ class Recorder:
             recorder = _current[0]
             if recorder is None:  # called outside a script run
                 return original(fd, inputs, *args, **kwargs)
+            if recorder.devices is not None and kwargs.get("device") is not None:
+                kwargs["device"] = recorder.devices.map(kwargs["device"])
             entry = {"fd": fd, "inputs": list(inputs), "outputs": None, "error": None,
                      "seconds": None}
             recorder.calls.append(entry)
@@ -65,13 +69,20 @@ def describe(v: Any) -> dict:
 
 def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, device: str,
                      options: RunOptions, values_path: str | None, classify: Callable[[BaseException], dict],
-                     extra: Callable[[dict], None] | None = None) -> dict:
+                     extra: Callable[[dict], None] | None = None,
+                     classify_definition: Callable[[BaseException], dict] | None = None) -> dict:
     """Exec ``text`` as ``__main__`` with ``modules`` installed, record ``fd.execute`` calls.
 
     ``options.time_execute = k``: after the script, the last fusion is executed k more times on
     the same inputs and ``execute_seconds`` becomes the median of those warm runs (the first call
-    includes compilation), which is what ``--slower`` compares."""
-    rec = Recorder()
+    includes compilation), which is what ``--slower`` compares.
+
+    A failure is classified by where it was raised (``locate``): in the script's own code by
+    ``generic_classify`` whatever the backend; while the fusion is defined by
+    ``classify_definition`` (default ``classify``: a backend whose definitions are fmin's own
+    passes the reference's); in ``fd.execute`` by ``classify``."""
+    devices = device_map(device)
+    rec = Recorder(devices)
     for cls in fd_classes:
         rec.wrap(cls)
     saved = {k: sys.modules.get(k) for k in modules}
@@ -82,7 +93,7 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     error = None
     try:
         code = compile(text, path, "exec")
-        with device_map(device):
+        with devices:
             exec(code, g)
             if str(device).startswith("cuda") and torch.cuda.is_initialized():
                 # kernels run asynchronously: an illegal address raised later would be blamed on
@@ -101,6 +112,8 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
                 sys.modules[k] = v
         _current[0] = None
     result: dict[str, Any] = {"executions": len(rec.calls)}
+    if devices.remapped:   # the script named devices this machine does not have
+        result["environment"] = {"device_remap": dict(devices.remapped)}
     if rec.calls and rec.calls[-1]["seconds"] is not None:
         result["execute_seconds"] = rec.calls[-1]["seconds"]
         result["first_execute_seconds"] = rec.calls[-1]["seconds"]
@@ -109,9 +122,16 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
         result["execute_seconds"] = _warm_time(rec.calls[-1], k, device)
     if error is not None:
         result.update({"status": "error"})
-        result.update(classify(error))
+        where = locate(error, path, text, fd_classes, rec)
+        # an error of the script's own code is the script's whatever the backend (an
+        # IndentationError is no "inductor runtime" failure)
+        how = {"script": generic_classify, "definition": classify_definition or classify}.get(where, classify)
+        result.update(how(error))
         result.setdefault("message", "".join(traceback.format_exception_only(type(error), error))[-4000:])
-        result["where"] = "execute" if rec.calls and rec.calls[-1]["error"] is error else "script"
+        result["where"] = where
+        line = _script_line(error, path)
+        if line is not None:
+            result["script_line"] = line
     elif not rec.calls:
         result.update({"status": "error", "error_kind": "no-execute",
                        "signature": "fmin: the script never called fd.execute",
@@ -146,6 +166,109 @@ def _gapped_storages(inputs) -> dict[int, torch.Tensor]:
         if n != v.numel() or v.storage_offset() != 0 or not v.is_contiguous():
             out[k] = torch.empty(0, dtype=v.dtype, device=v.device).set_(st, 0, (n,), (1,))
     return out
+
+
+#: file name parts of the code a fusion call runs in: the real nvFuser packages and fmin's own
+#: FusionDefinition (the shim behind ``nvfuser``/``nvfuser_direct`` on the CPU backends)
+_FUSION_CODE = re.compile(r"[\\/](?:nvfuser|nvfuser_direct|nvfuser_common)[\\/]"
+                          r"|[\\/]minimizer[\\/](?:frontend|ops|program)[\\/]")
+#: frames that stand between the script and what it calls without being either (the device map)
+_TRANSPARENT = re.compile(r"[\\/]minimizer[\\/]backends[\\/]devicemap\.py$")
+#: what only nvFuser's C++ side writes into an exception text
+_NVFUSER_TEXT = re.compile(r"Exception raised from \S+ at \S+:\d+|INTERNAL ASSERT FAILED|nvfuser::|NVFuser|nvFuser")
+
+
+def locate(error: BaseException, path: str, text: str, fd_classes, rec: "Recorder") -> str:
+    """Where the script failed: ``execute`` (inside ``fd.execute``), ``definition`` (inside a call
+    of the fusion library while the fusion is defined: ``fd.define_tensor``, ``fd.ops.*``,
+    ``fd.add_output``, leaving the ``with FusionDefinition()`` block) or ``script`` (the script's
+    own Python: compiling it, a NameError, an import, building its inputs with torch).
+
+    The traceback decides: the innermost frame of the script's file, and what it called. A call
+    into Python code of nvFuser or of fmin's FusionDefinition is the library's; a call into
+    anything else (torch building an input) is the script's. nvFuser's bindings are C++ and leave
+    no frame, so an error raised at the script's own frame is the library's when the expression
+    that raised calls a FusionDefinition (or its ``ops``, or an nvFuser module), or when its text
+    is one only nvFuser writes."""
+    if rec.calls and rec.calls[-1]["error"] is error:
+        return "execute"
+    if isinstance(error, SyntaxError) and error.filename == path:
+        return "script"
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb)
+        tb = tb.tb_next
+    mine = [k for k, t in enumerate(frames) if t.tb_frame.f_code.co_filename == path]
+    if not mine:
+        return "script"
+    k = mine[-1]
+    deeper = [t.tb_frame.f_code.co_filename for t in frames[k + 1:]
+              if not _TRANSPARENT.search(t.tb_frame.f_code.co_filename)]
+    if deeper:
+        return "definition" if _FUSION_CODE.search(deeper[0]) else "script"
+    if isinstance(error, (NameError, ImportError, SyntaxError)):
+        return "script"
+    if _NVFUSER_TEXT.search(str(error)):
+        return "definition"
+    t = frames[k]
+    return "definition" if _calls_fusion(t.tb_frame, t.tb_lasti, t.tb_lineno, text, tuple(fd_classes)) else "script"
+
+
+def _calls_fusion(frame, lasti: int, lineno: int, text: str, fd_classes: tuple) -> bool:
+    """Does the expression at instruction ``lasti`` of ``frame`` call a FusionDefinition's method,
+    its ``ops``, or something of an nvFuser module? (Its source span, parsed; the root name looked
+    up in the frame.) A ``with`` statement whose context is a FusionDefinition counts (leaving it
+    finalizes the definition in the legacy frontend)."""
+    import ast
+    lines = text.splitlines()
+    pos = (lineno, lineno, None, None)
+    try:
+        pos = list(frame.f_code.co_positions())[lasti // 2]   # Python >= 3.11; else the line
+        l0, l1, c0, c1 = pos
+        if None in pos:
+            pos = (lineno, lineno, None, None)
+            raise ValueError("no position")
+        seg = "\n".join(lines[l0 - 1:l1])
+        seg = seg[c0:len(seg) - (len(lines[l1 - 1]) - c1)]
+        node = ast.parse(seg.strip(), mode="eval").body if not seg.lstrip().startswith("with") else None
+    except Exception:
+        node = None
+    if node is None:
+        try:
+            node = ast.parse(lines[pos[0] - 1].strip() + ("\n    pass" if lines[pos[0] - 1].rstrip().endswith(":")
+                                                              else "")).body[0]
+        except Exception:
+            return False
+    roots = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            while isinstance(f, (ast.Attribute, ast.Call, ast.Subscript)):
+                f = f.value if not isinstance(f, ast.Call) else f.func
+            if isinstance(f, ast.Name):
+                roots.append(f.id)
+    for name in roots:
+        v = frame.f_locals.get(name, frame.f_globals.get(name))
+        if fd_classes and (isinstance(v, fd_classes) or (isinstance(v, type) and issubclass(v, fd_classes))):
+            return True
+        mod = getattr(v, "__name__", "") if isinstance(v, type(sys)) else getattr(type(v), "__module__", "") or ""
+        if str(mod).split(".")[0] in ("nvfuser", "nvfuser_direct") or getattr(v, "__fmin_shim__", False):
+            return True
+    return False
+
+
+def _script_line(error: BaseException, path: str) -> int | None:
+    """The script's line the error comes from (its innermost frame in the script's file)."""
+    if isinstance(error, SyntaxError) and error.filename == path:
+        return error.lineno
+    line = None
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def _warm_time(call: dict, k: int, device: str) -> float:

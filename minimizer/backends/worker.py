@@ -60,6 +60,7 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
         os.dup2(saved[0], 1), os.dup2(saved[1], 2)
         os.close(saved[0]), os.close(saved[1])
     result["seconds"] = time.perf_counter() - t0
+    result["max_rss"] = _max_rss()
     if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda"):
         result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
     if capture != os.devnull:
@@ -71,6 +72,12 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
     result["id"] = req.get("id")
     result.setdefault("environment", {}).update(env_info)
     return result
+
+
+def _max_rss() -> int:
+    """This worker's peak resident set so far, in bytes (``ru_maxrss``: KiB on Linux)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _cuda_broken() -> bool:

@@ -4,8 +4,8 @@ Three oracles, cheapest first, each a question the rest of fmin already knows ho
 
 * **failure**: the backend errors, crashes or hangs on a program the generator made valid. The
   reference backend then runs it too: if the reference also fails, the generator or the catalog
-  produced an invalid program, which is fmin's bug. An ``environment`` error (no compiler, no
-  Triton) is never a finding.
+  produced an invalid program, which is fmin's bug. A failure of the script or of the machine
+  (``oracle.triage``: no compiler, no Triton, out of memory) is never a finding.
 * **differential**: outputs against the reference (``property.Mismatch``: dtype-aware tolerance,
   confirmed against the fp64 reference; programs with random ops excluded). On Inductor a
   mismatch is triaged by running fmin's translation *eagerly*: if that already disagrees with the
@@ -32,14 +32,18 @@ from ..oracle.checks.mismatch import MismatchEvidence, drop_values
 from ..oracle.outcome import Outcome, confirmed, outcome_key, outcome_words
 from ..oracle.pool import Pools, Request
 from ..oracle.property import Mismatch, Property, evaluate
+from ..oracle.triage import category, judgeable
 from ..program.variants import permute_inputs
 from ..model import Program, Ref, is_input_decl
 
 ORACLES = ("failure", "differential", "order", "layout")
 #: error kinds that mean "fmin's own code is wrong", whatever the backend
 FMIN_KINDS = {"fmin-translation", "fmin-harness", "fmin-internal", "no-execute"}
-#: error kinds that mean "this machine cannot compile", never a finding
-ENVIRONMENT_KINDS = {"environment"}
+
+
+def _not_the_fusions(o: Outcome) -> bool:
+    """The script's or the machine's failure (``oracle.triage``): never a finding."""
+    return not judgeable(o)
 
 
 @dataclass
@@ -59,7 +63,7 @@ class Finding:
 class Judged:
     outcome: Outcome
     findings: list[Finding]
-    skipped: str | None = None   # why the program was not judged (environment)
+    skipped: str | None = None   # why the program was not judged (a script or environment failure)
 
 
 def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
@@ -74,7 +78,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
         if not o.ok:
             f = _failure(o, text, path, seed, ref_pool, backend)
             if f is None:
-                return Judged(o, [], skipped=f"{o.error_kind}: {o.signature}")
+                return Judged(o, [], skipped=f"{category(o)}: {o.signature}")
             return Judged(o, [f] if "failure" in oracles else [])
         if diff:
             f = _differential(program, o, text, path, seed, pools, backend)
@@ -94,7 +98,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
 
 
 def _failure(o: Outcome, text, path, seed, ref_pool, backend) -> Finding | None:
-    if (o.error_kind or "") in ENVIRONMENT_KINDS:
+    if _not_the_fusions(o):
         return None
     if backend != "reference":
         r = ref_pool.run(Request(text, path, RunOptions(seed=seed)))
@@ -178,7 +182,7 @@ def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Find
         return None
     req = Request(text2, path, RunOptions(seed=seed))
     o2 = confirmed(lambda: pool.run(req), o)
-    if outcome_key(o2) == outcome_key(o) or (o2.error_kind or "") in ENVIRONMENT_KINDS:
+    if outcome_key(o2) == outcome_key(o) or _not_the_fusions(o2):
         return None
     return Finding("order-dependent", backend, f"{backend} order-dependent {_change(o, o2)}",
                    f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}",
@@ -198,7 +202,7 @@ def _change(a: Outcome, b: Outcome) -> str:
 
 def _layout(program, text, o: Outcome, path, seed, pools: Pools, backend) -> Finding | None:
     r = gather_layout(Trial(text, path, seed, o, pools, program_=program))
-    if not hasattr(r, "found") or not r.found or (r.outcome.error_kind or "") in ENVIRONMENT_KINDS:
+    if not hasattr(r, "found") or not r.found or _not_the_fusions(r.outcome):
         return None
     return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, r.outcome)}",
                    r.words(), {"layout_dependent": True}, r.outcome)

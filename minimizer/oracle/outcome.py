@@ -25,11 +25,13 @@ class Outcome:
     environment: dict[str, Any] = field(default_factory=dict)
     log: str = ""                     # tail of what the script printed (stdout+stderr)
     values_path: str | None = None    # torch.save'd {"inputs": [...], "outputs": [...]} when asked for
-    where: str | None = None          # execute | script: where the error was raised
+    where: str | None = None          # execute | definition | script: where the error was raised
+    script_line: int | None = None    # the script's line the error comes from, where known
     execute_seconds: float | None = None
     values: tuple | None = field(default=None, repr=False)  # (inputs, outputs) once loaded
     graph: dict | None = None         # the segment graph (``segments.SegmentGraph`` as JSON), where known
     storages: dict | None = field(default=None, repr=False)  # input index -> its whole storage, once loaded
+    max_rss: int | None = None        # the worker's peak resident memory so far, bytes (a fresh worker: this run's)
 
     @property
     def ok(self) -> bool:
@@ -55,7 +57,9 @@ class Outcome:
         if not self.values_path:
             return None
         import torch
-        v = torch.load(self.values_path, weights_only=False)
+        # mapped, not read: the values of a script with gigabyte inputs must not be copied into
+        # fmin's memory to compare a few of them
+        v = torch.load(self.values_path, weights_only=False, mmap=True)
         self.values = (v["inputs"], v["outputs"])
         self.storages = v.get("storages") or {}
         return self.values

@@ -26,6 +26,7 @@ from ..backends import RunOptions
 from .outcome import Outcome
 from .pool import Pools, Request
 from .property import Property, Verdict as PropertyVerdict, evaluate
+from .triage import ENVIRONMENT, FUSION, SCRIPT, category, triage
 
 #: error kinds that say a candidate is broken, not that it shows another bug (never "also interesting")
 NOT_INTERESTING = frozenset({"user-input", "definition", "no-execute", "fmin-internal", "fmin-translation",
@@ -131,10 +132,22 @@ class Session:
         return len(d)
 
 
+class Refused(Exception):
+    """The original cannot be judged: its failure is the script's own or the machine's
+    (``triage``), not the fusion's. Nothing is reduced, nothing written."""
+
+    def __init__(self, category: str, message: str, outcome=None):
+        what = {"script": "the script itself is broken", "environment": "this machine cannot run it"}.get(category,
+                                                                                                       category)
+        super().__init__(f"{what}: {message}")
+        self.category, self.message, self.outcome = category, message, outcome
+
+
 class PropertyDoesNotHold(Exception):
-    def __init__(self, prop: str, reason: str, outcome):
-        super().__init__(f"the original script does not show the property ({prop}): {reason}")
-        self.prop, self.reason, self.outcome = prop, reason, outcome
+    def __init__(self, prop: str, reason: str, outcome, detail: str = ""):
+        more = "\n" + "\n".join("    " + ln for ln in detail.splitlines()) if detail else ""
+        super().__init__(f"the original script does not show the property ({prop}): {reason}{more}")
+        self.prop, self.reason, self.outcome, self.detail = prop, reason, outcome, detail
 
 
 class NothingToReduce(PropertyDoesNotHold):
@@ -181,7 +194,8 @@ class PropertyOracle:
         self._executor: ThreadPoolExecutor | None = None
 
     def establish(self, text: str, replays: int = 3, program=None) -> Baseline:
-        """Run the original; derive or bind the property; replay it. Raises PropertyDoesNotHold
+        """Run the original; derive or bind the property; replay it. Raises Refused when the
+        original's failure is the script's or the machine's (``triage``), PropertyDoesNotHold
         (NothingToReduce when, asked nothing, the original shows nothing)."""
         from ..program import parse
         from ..program.edits import tensor_components
@@ -198,6 +212,9 @@ class PropertyOracle:
         needs_run = self.flags is None or self.flags.needs_outcome
         first = self.pools.primary.run(Request(text, self.path, RunOptions(seed=self.seed).over(self.options))) \
             if needs_run else None
+        verdict = triage(first) if first is not None else None
+        if verdict is not None and verdict.category in (SCRIPT, ENVIRONMENT):
+            raise Refused(verdict.category, verdict.message, first)
         if self.flags is not None:
             self.prop = self.flags.bind(first)
         else:
@@ -207,7 +224,10 @@ class PropertyOracle:
         runs = [self.evaluate(text) for _ in range(max(1, replays))]
         self.baseline = Baseline(first, self.prop, runs)
         if self.baseline.held == 0:
-            raise PropertyDoesNotHold(self.prop.describe(), runs[0].reason, first)
+            r = runs[0]
+            detail = "\n".join(d for key, c in self.prop.keyed() if not r.checks.get(key, (True,))[0]
+                               for d in [c.detail(r.evidence.get(key))] if d)
+            raise PropertyDoesNotHold(self.prop.describe(), r.reason, first, detail)
         return self.baseline
 
     @property
@@ -243,7 +263,8 @@ class PropertyOracle:
         o = v.outcome
         first = self.baseline.first if self.baseline else None
         slipped = (not v.holds and o is not None and o.status != "ok" and first is not None
-                   and o.signature != first.signature and (o.error_kind or "") not in NOT_INTERESTING)
+                   and o.signature != first.signature and (o.error_kind or "") not in NOT_INTERESTING
+                   and category(o) == FUSION)
         return Verdict(v.holds, v.reason, o, slipped)
 
     def judge(self, cands: Sequence[Candidate]) -> list[Verdict]:

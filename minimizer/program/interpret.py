@@ -25,11 +25,23 @@ from ..ops.shape import with_stride_order
 from ..model import LEGACY, DType, Ref, Stmt, is_input_decl
 
 
+#: a fusion without outputs is an error, as in nvFuser: ``nvfuser_direct``'s
+#: ``FusionDefinition.execute`` raises ``NotImplementedError("Fusion is empty!")`` when
+#: ``validate_definition`` finds no outputs (python/nvfuser_direct/__init__.py). The reference
+#: backend and the static check both follow this one rule (``run``).
+EMPTY_FUSION = "Fusion is empty! (the fusion has no outputs)"
+
+
 class FusionError(Exception):
+    """``partial``: what the run computed before the error (a ``Result`` whose ``values`` cover
+    the statements before ``stmt_index``), when it was asked to keep values — what a reduction
+    of an original fmin's reference rejects still knows (``static.check_partial``)."""
+
     def __init__(self, message: str, kind: str = "definition", stmt_index: int | None = None):
         super().__init__(message)
         self.kind = kind
         self.stmt_index = stmt_index
+        self.partial: "Result | None" = None
 
     def describe(self, program) -> str:
         """The error with the statement it comes from: ``line 12 (T5 = fd.ops.reshape(...)): ...``."""
@@ -80,21 +92,41 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
-        upcast: bool = False) -> Result:
+        upcast: bool = False, free: bool | None = None) -> Result:
     """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
 
     ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
     tensor is computed in float64, and a float dtype an op asks for (a cast, a reduction's or a
     creation op's ``dtype``) becomes Double: the program's arithmetic without its roundings, which
-    tells "computes something else" from "rounds differently" (see ``oracle.compare``)."""
+    tells "computes something else" from "rounds differently" (see ``oracle.compare``).
+
+    ``free`` (unless ``keep_values``): each value leaves ``env`` after its last use
+    (``last_uses``), so the peak is the live set, not every intermediate; fusion outputs and
+    aliased inputs stay. ``Result.env`` then holds those only.
+
+    A ``FusionError`` carries the statement it comes from and, with ``keep_values``, what was
+    computed before it (``FusionError.partial``).
+
+    A fusion without outputs is an error (``EMPTY_FUSION``), raised after its statements ran."""
     n_expected = input_count(stmts)
+    free = FREE_DEAD_VALUES if free is None else free
+    last_use = last_uses(stmts) if free and not keep_values else {}
     if check_inputs and len(inputs) != n_expected:
         raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
     r = _Run(inputs, n_expected, ctx or Ctx(frontend=frontend), check_inputs, upcast)
     for i, s in enumerate(stmts):
-        out_vals = r.step(i, s)
+        try:
+            out_vals = r.step(i, s)
+        except FusionError as e:
+            raise _partial(e, i, keep_values, r.outputs, r.env, r.facts, r.per_stmt, r.narrowed) from e.__cause__
         if keep_values:
             r.per_stmt.append(out_vals)
+        elif free and i in last_use:
+            for name in last_use[i]:
+                r.env.pop(name, None)
+    if not any(s.call == "add_output" for s in stmts):
+        raise _partial(FusionError(EMPTY_FUSION, "definition"), None, keep_values, r.outputs, r.env, r.facts,
+                       r.per_stmt, r.narrowed)
     r.write_aliases()
     return Result(r.outputs, r.env, r.facts, r.per_stmt, r.narrowed)
 
@@ -208,6 +240,46 @@ class _Run:
         for dst, src in self.aliases:
             if dst.device.type != "meta":
                 dst.copy_(src)
+
+
+#: ``run``'s default for ``free`` (``scripts/bench_memory.py`` turns it off to measure what it saves)
+FREE_DEAD_VALUES = True
+
+
+def _partial(e: FusionError, i: int | None, keep_values: bool, outputs, env, facts, per_stmt, narrowed) -> FusionError:
+    """``e`` with the statement it comes from and, when values are kept, what was computed
+    before it."""
+    if e.stmt_index is None and i is not None:
+        e.stmt_index = i
+    if keep_values and e.partial is None:
+        e.partial = Result(list(outputs), dict(env), dict(facts), list(per_stmt), dict(narrowed))
+    return e
+
+
+def last_uses(stmts: Sequence[Stmt]) -> dict[int, list[str]]:
+    """Statement index -> the names whose value is read for the last time there (and is not a
+    fusion output, not an aliased input, not rebound later: those must stay). What the reference
+    frees as it goes: a script with gigabyte inputs would otherwise hold every intermediate at
+    once. A name bound but never read is freed at its own statement."""
+    keep: set[str] = set()
+    for s in stmts:
+        if s.call == "add_output":
+            for v in (s.arg("output"), s.arg("alias_input")):
+                if isinstance(v, Ref):
+                    keep.add(v.name)
+    last: dict[str, int] = {}
+    for i, s in enumerate(stmts):
+        for name in s.uses():
+            last[name] = i
+        for name in s.outs:
+            if name is not None:
+                last.setdefault(name, i)
+                last[name] = max(last[name], i)
+    out: dict[int, list[str]] = {}
+    for name, i in last.items():
+        if name not in keep:
+            out.setdefault(i, []).append(name)
+    return out
 
 
 _UPCAST = (torch.float32, torch.float16, torch.bfloat16)

@@ -19,9 +19,20 @@ from ..model import Program, ScalarArg, TensorArg
 class Info:
     values: list[dict[str, Any]]                       # per statement: name -> meta tensor / scalar
     facts: dict[str, TensorFacts] = field(default_factory=dict)
+    #: why the static check rejects the program (``check_partial``): ``values`` then cover the
+    #: statements before the one that failed only, and passes skip what they cannot judge
+    error: FusionError | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.error is None
+
+    def known(self, stmt: int) -> bool:
+        """Whether the values of statement ``stmt`` are known."""
+        return 0 <= stmt < len(self.values)
 
     def value(self, stmt: int, name: str):
-        return self.values[stmt].get(name)
+        return self.values[stmt].get(name) if self.known(stmt) else None
 
 
 def meta_inputs(program: Program) -> list:
@@ -40,8 +51,6 @@ def check(program: Program) -> Info:
     """Info for a well-formed program; raises FusionError (with ``stmt_index``) otherwise."""
     if program.inputs is None:
         raise FusionError("the script has no inputs list fmin can read", "input")
-    if not program.output_stmts():
-        raise FusionError("the fusion has no outputs", "definition")
     fe = program.dialect.frontend
     try:
         res = run(program.stmts, meta_inputs(program), frontend=fe, ctx=Ctx(device="meta", frontend=fe),
@@ -51,6 +60,20 @@ def check(program: Program) -> Info:
     except Exception as e:  # a reference that cannot run on meta: treat as ill-formed
         raise FusionError(f"{type(e).__name__}: {e}", "runtime") from e
     return Info(res.values, res.facts)
+
+
+def check_partial(program: Program) -> Info:
+    """``check``, for a program it rejects too: the values computed before the failing statement
+    (``Info.error`` says which and why; ``Info.complete`` is False). What a reduction of an
+    original fmin's reference rejects (a bad reshape, a dtype error: the most common bug report)
+    still knows about its statements."""
+    try:
+        return check(program)
+    except FusionError as e:
+        part = e.partial
+        if part is None:
+            return Info([], {}, e)
+        return Info(part.values, part.facts, e)
 
 
 def is_valid(program: Program) -> bool:

@@ -19,19 +19,20 @@ import json
 import os
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from .. import report as reports
 from ..backends import RunOptions
 from ..oracle.pool import Pool, Pools
 from ..oracle.property import Property
-from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Session
+from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Refused, Session
 from ..program import edits
 from ..program.reader import parse, parse_file
 from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
 from .passes import passes_for
 
-__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "reduce_script"]
+__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "Refused", "reduce_script"]
 
 
 @dataclass
@@ -51,6 +52,19 @@ class Options:
     allow_degenerate: bool = False
     command: str | None = None        # the command line, for the minimized script's header
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
+    max_memory: int | None = None                                  # --max-memory: bytes fmin may plan with
+    available_memory: "Callable[[str], int | None] | None" = None  # what a device has (tests fake it)
+
+
+def check_out_dir(out_dir: str) -> None:
+    """Before anything runs: is ``out_dir`` usable (a directory, or creatable)? Raises ValueError."""
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise ValueError(f"--out {out_dir}: exists and is not a directory")
+    parent = out_dir
+    while parent and not os.path.exists(parent):
+        parent = os.path.dirname(parent.rstrip(os.sep)) or "."
+    if not os.access(parent or ".", os.W_OK):
+        raise ValueError(f"--out {out_dir}: cannot write there (no permission in {parent})")
 
 
 def claim_out_dir(out_dir: str):
@@ -98,6 +112,23 @@ class StatusLine(ProgressLine):
                   f"tests {s['tests']}  cache {s['cache_hits']}")
 
 
+def _fit_memory(original, prop_flags: Property | None, opt: Options) -> int:
+    """The workers that fit in memory; raises Refused (exit 2) when not even one run does: a
+    script with gigabyte inputs is refused with a sentence before anything runs, instead of
+    getting the workers SIGKILLed."""
+    from ..oracle.checks.mismatch import Mismatch
+    from ..oracle.memory import plan
+    mism = bool(prop_flags is not None and prop_flags.find(Mismatch))
+    p = plan(original, opt.backend, opt.device, opt.jobs, reference=mism, fp64=mism,
+             available_fn=opt.available_memory, cap=opt.max_memory)
+    if p.refusal:
+        raise Refused("environment", p.refusal)
+    if p.note and not opt.quiet:
+        import sys
+        print(f"fmin: {p.note}", file=sys.stderr)
+    return p.jobs
+
+
 def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
                   extra_pools: dict | None = None) -> dict:
     """Reduce ``path``. ``pool`` (and ``extra_pools``, by backend name): warm pools to use instead
@@ -115,7 +146,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
     if os.path.abspath(out_dir) == os.path.abspath(path):
         raise ValueError("the output directory cannot be the script itself")
-    lock = claim_out_dir(out_dir)
+    check_out_dir(out_dir)
     abspath = os.path.abspath(path)
     status = StatusLine(opt.quiet)
     given = dict(extra_pools or {})
@@ -123,12 +154,17 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
         given[opt.backend] = pool
     else:
         status.starting(opt.backend, opt.device, opt.jobs, "to run the original")
-    with Pools(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options,
+    jobs = _fit_memory(original, prop_flags, opt) if pool is None else opt.jobs
+    lock = None
+    with Pools(opt.backend, opt.device, jobs=jobs, timeout=opt.timeout, options=opt.run_options,
                given=given) as pools:
         oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed, allow_degenerate=opt.allow_degenerate)
         try:
             run_text = original.source.text if upgraded else original_text
             base = oracle.establish(run_text, opt.replays, program=original)
+            # nothing is written before the original is known to be worth reducing: a refused
+            # script (its own error, the machine's) leaves no trace in DIR
+            lock = claim_out_dir(out_dir)
             prop = base.prop
             prop_key = json.dumps(prop.to_json(), sort_keys=True)
             cache_path = os.path.join(out_dir, "cache.json")
@@ -147,9 +183,10 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                     session.save(cache_path)
 
             min_extent = 2 if oracle.guards_degenerate else 1
-            reducer = Reducer(start, session, jobs=opt.jobs, out_dir=out_dir, on_progress=progress,
+            reducer = Reducer(start, session, jobs=jobs, out_dir=out_dir, on_progress=progress,
                               max_tests=opt.max_tests, max_seconds=opt.max_seconds,
-                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter)
+                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter,
+                              lenient=oracle.static_error is not None)
             if not resumed:
                 reducer.save_best()
             write_state(out_dir, original_text, prop_key, tests=0, done=False)
@@ -172,6 +209,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
                          **({"resumed": True} if resumed else {})},
                 environment=base.first.environment if base.first is not None else {})
             rep["flaky"] = base.flaky
+            rep["static_error"] = oracle.static_error
             # the result re-run: a minimized script that no longer shows the property (a candidate
             # that held once by accident, a machine problem) must not pass for a result
             rep["verified"] = None if not finals else any(v.holds for v in finals)
@@ -202,4 +240,5 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
             return rep
         finally:
             oracle.close()
-            lock.close()
+            if lock is not None:
+                lock.close()

@@ -124,6 +124,11 @@ class Check:
     def describe(self) -> str:
         raise NotImplementedError
 
+    def detail(self, evidence: Any) -> str:
+        """More than ``holds``' one line about why it failed (e.g. the tail of a test's output),
+        shown when the original does not show the property; "" for nothing more."""
+        return ""
+
     def bind(self, original: Outcome) -> "Check":
         """Resolve values taken from the original run (e.g. a bare ``--schedulers``)."""
         return self

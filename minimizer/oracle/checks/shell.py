@@ -27,8 +27,9 @@ class ShellResult:
 class ShellTest(Check):
     """The user's command exits 0. C-Reduce-compatible: it runs in a fresh directory holding a
     copy of the candidate under the original's basename, with that copy's path as ``$1`` (also
-    ``$FMIN_SCRIPT``). ``$FMIN_CWD`` is where fmin was started; a relative command path such as
-    ``./interesting.sh`` is resolved from there."""
+    ``$FMIN_SCRIPT``); a command that does not mention ``$1`` gets the path appended
+    (``python pred.py`` runs ``python pred.py /tmp/.../repro.py``). ``$FMIN_CWD`` is where fmin
+    was started; a relative command path such as ``./interesting.sh`` is resolved from there."""
     name: ClassVar[str] = "test"
     order: ClassVar[int] = 45
     cost: ClassVar[int] = 2
@@ -39,7 +40,8 @@ class ShellTest(Check):
     @classmethod
     def add_arguments(cls, g):
         g.add_argument("--test", metavar="CMD", help="shell command, the script's copy as $1 (run in its directory, "
-                                                     "C-Reduce style); exit 0 = holds")
+                                                     "C-Reduce style; a CMD that does not mention $1 gets the path "
+                                                     "appended); exit 0 = holds")
         g.add_argument("--test-timeout", metavar="S", type=float, default=None,
                        help="seconds --test may take (default: --timeout)")
 
@@ -66,6 +68,14 @@ class ShellTest(Check):
         last = next((ln for ln in reversed(r.output.splitlines()) if ln.strip()), "")
         return False, f"`{self.command}` exited {r.returncode}" + (f": {last.strip()[:200]}" if last else "")
 
+    def detail(self, evidence) -> str:
+        """The tail of what the command printed (stdout and stderr): shown when the original does
+        not pass the test, so a test that is wrong (a typo, a missing file) says why."""
+        if not isinstance(evidence, ShellResult):
+            return ""
+        lines = [ln for ln in evidence.output.splitlines() if ln.strip()]
+        return "\n".join(lines[-15:])
+
     def describe(self):
         return f"`{self.command}` exits 0"
 
@@ -83,11 +93,7 @@ def run_shell_test(command: str, script_text: str, path: str, timeout: float = 3
         env = {**os.environ, "FMIN_SCRIPT": copy, "FMIN_CWD": cwd,
                "FMIN_ORIGINAL": os.path.abspath(path) if path and not path.startswith("<") else ""}
         t0 = time.perf_counter()
-        words = shlex.split(cmd)
-        if len(words) == 1 and os.access(words[0], os.X_OK):
-            argv = [words[0], copy]   # a test script, picire-style: the candidate's path is its $1
-        else:
-            argv = [shell, "-c", cmd, "fmin-test", copy]   # a shell snippet: "$1" is the candidate
+        argv = shell_argv(cmd, copy, shell)
         p = subprocess.Popen(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
@@ -104,6 +110,28 @@ def run_shell_test(command: str, script_text: str, path: str, timeout: float = 3
         log.seek(0, 2)
         log.seek(max(0, log.tell() - 8000))
         return ShellResult(rc, log.read().decode(errors="replace"), secs)
+
+
+#: a command that names the candidate itself: ``$1``, ``${1}``, ``"$1"``, ``$@``, ``$*``, or
+#: ``$FMIN_SCRIPT``
+_MENTIONS_CANDIDATE = re.compile(r"\$(?:1(?!\d)|\{1\}|@|\*|\{@\}|\{\*\}|FMIN_SCRIPT\b|\{FMIN_SCRIPT\})")
+
+
+def mentions_candidate(command: str) -> bool:
+    return bool(_MENTIONS_CANDIDATE.search(command))
+
+
+def shell_argv(command: str, candidate: str, shell: str = "/bin/sh") -> list[str]:
+    """How ``command`` runs on ``candidate``. A shell snippet gets the candidate as ``$1``; one
+    that never mentions it (``python pred.py``, ``./interesting.sh``) gets its path appended as
+    its last argument, as C-Reduce, picire and Shrink Ray do. ``"$1"`` appended inside the shell
+    keeps any path quoted; appended to the last simple command of a pipeline or list."""
+    words = shlex.split(command) if command.strip() else []
+    if len(words) == 1 and os.access(words[0], os.X_OK):
+        return [words[0], candidate]   # a test script, picire-style: the candidate's path is its $1
+    if not mentions_candidate(command):
+        command = command.rstrip().rstrip(";").rstrip() + ' "$1"'
+    return [shell, "-c", command, "fmin-test", candidate]
 
 
 def _absolute_command(command: str, cwd: str, tmp: str) -> str:

@@ -66,8 +66,8 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
     blocks none of their candidates, and rank after elements and extents none of ShrinkShapes'
     or PlainLayouts'."""
     if info is None:
-        from ...program.static import check
-        info = check(program)
+        from ...program.static import check_partial
+        info = check_partial(program)
     return (_shapes.elements(program), _shapes.extent_sum(program), _dims.rank_sum(program),
             _dtypes.dtype_cost(program), _layout.cost(program), _dtypes.scalar_cost(program),
             *_constants.cost(program), _order.cost(program), _rename.cost(program, info))

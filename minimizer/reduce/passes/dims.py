@@ -134,6 +134,9 @@ class _Walk:
         stmts = list(program.stmts)
         live = edits.live(program)   # dead code goes anyway: it needs no renumbering
         for i, s in enumerate(program.stmts):
+            if not self.info.known(i) and i in live and (
+                    i in self.drops or any(r.name in self.where for _, v in s.args for r in refs_in(v))):
+                raise _Refuse("beyond the statement fmin's static check rejects")
             if i not in live:
                 out = {}
             elif i in self.drops:
@@ -152,7 +155,7 @@ class _Walk:
                 if n is not None:
                     self.where.pop(n, None)
             self.where.update(out)
-            for n, v in self.info.values[i].items():
+            for n, v in (self.info.values[i] if self.info.known(i) else {}).items():
                 if isinstance(v, torch.Tensor):
                     self.rank[n] = v.ndim
                 else:
@@ -160,10 +163,10 @@ class _Walk:
         return program.replace(stmts=tuple(stmts))
 
     def _is_tensor(self, i: int, name: str) -> bool:
-        return isinstance(self.info.values[i].get(name), torch.Tensor)
+        return isinstance(self.info.value(i, name), torch.Tensor)
 
     def _out_rank(self, i: int, s: Stmt) -> int:
-        v = self.info.values[i].get(s.outs[0]) if s.outs else None
+        v = self.info.value(i, s.outs[0]) if s.outs else None
         if not isinstance(v, torch.Tensor):
             raise _Refuse("no tensor result")
         return v.ndim

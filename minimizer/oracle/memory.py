@@ -1,0 +1,152 @@
+"""Will the runs of a command fit in the memory of the device they run on? Asked before any
+worker starts, so that a script with a 3 GB input is refused with a sentence (exit 2) instead of
+getting fmin's workers SIGKILLed by the out-of-memory killer.
+
+What a run needs comes from ``program.memory`` (the static check on ``meta`` tensors); what is
+available from the device: the host's ``MemAvailable`` (``/proc/meminfo``, and the cgroup's
+limit where one is set) for CPU runs, ``nvidia-smi --query-gpu=memory.free`` for CUDA runs —
+fmin never initialises CUDA itself. ``plan`` says whether one run fits, and how many workers can
+run side by side (``--jobs`` is lowered to what fits, with a note). The available-memory function
+is a parameter (``available``), so tests give small fake limits; ``--max-memory`` caps it on the
+command line.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from typing import Callable
+
+from ..program.memory import Estimate, estimate, estimate_fp64, human
+
+#: what a worker process holds before it runs anything (torch imported; measured: a reference
+#: worker's maxrss after an empty script is about 0.35 GiB on this machine, an Inductor one 0.6)
+WORKER_BYTES = {"reference": 400 << 20, "inductor": 700 << 20, "nvfuser": 1 << 30}
+#: the part of what is available fmin plans with (the rest: the OS, the fmin process, slack)
+USABLE = 0.9
+
+Available = Callable[[str], "int | None"]
+
+
+def host_available() -> int | None:
+    """Bytes the host can still give: ``MemAvailable``, or the cgroup's limit minus its usage
+    where that is smaller (a container)."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    for limit_f, usage_f in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                             ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                              "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_f) as f:
+                raw = f.read().strip()
+            with open(usage_f) as f:
+                used = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if raw.isdigit() and int(raw) < (1 << 60):
+            left = max(0, int(raw) - used)
+            avail = left if avail is None else min(avail, left)
+        break
+    return avail
+
+
+def gpu_free() -> list[int] | None:
+    """Free bytes of each visible GPU (``nvidia-smi``; ``CUDA_VISIBLE_DEVICES`` respected where it
+    lists indices), or None when nvidia-smi cannot tell."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=index,memory.free", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    free = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\d+)\s*,\s*(\d+)", line)
+        if m:
+            free[m.group(1)] = int(m.group(2)) << 20
+    if not free:
+        return None
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if vis is not None:
+        ids = [g.strip() for g in vis.split(",") if g.strip()]
+        if all(g.isdigit() for g in ids):
+            return [free[g] for g in ids if g in free]
+    return list(free.values())
+
+
+def available(device: str) -> int | None:
+    """What one worker on ``device`` may use: the host's available memory for ``cpu``, the
+    least free memory among the visible GPUs for ``cuda``; None when it cannot be told."""
+    if device.startswith("cuda"):
+        free = gpu_free()
+        return min(free) if free else None
+    return host_available()
+
+
+@dataclass
+class Plan:
+    jobs: int                       # workers that fit side by side (<= the jobs asked for)
+    need: int                       # bytes one judgement needs at its peak (its largest run)
+    have: int | None                # bytes available (None: unknown: nothing refused)
+    refusal: str | None = None      # why nothing can run (None: it fits)
+    note: str | None = None         # e.g. "--jobs lowered to 2"
+    runs: tuple[tuple[str, int], ...] = ()   # (what, bytes) of each run a judgement makes
+
+
+def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool = False, fp64: bool = False,
+         available_fn: Available | None = None, cap: int | None = None) -> Plan:
+    """Whether the runs of one judgement of ``program`` fit: the backend's own run, and the
+    reference (``reference``) and its fp64 variant (``fp64``) that ``--mismatch`` asks for,
+    one after the other in one judging thread; ``jobs`` threads side by side. ``cap``
+    (``--max-memory``) bounds what is available."""
+    from ..program.static import check_partial
+    info = check_partial(program)
+    est = estimate(program, info.values)
+    runs = [(f"{backend} run", est.peak if backend == "reference" else est.fused)]
+    if reference and backend != "reference":
+        runs.append(("reference run", est.peak))
+    if fp64:
+        e64 = estimate_fp64(program)
+        if e64 is not None:
+            runs.append(("fp64 reference run", e64.peak))
+    on_host = not device.startswith("cuda")
+    worker = max(WORKER_BYTES.get(backend, 1 << 30), WORKER_BYTES["reference"] if reference or fp64 else 0)
+    need = max(n for _, n in runs) + (worker if on_host else 0)
+    have = (available_fn or available)(device)
+    if cap is not None:
+        have = cap if have is None else min(have, cap)
+    if have is None:
+        return Plan(jobs, need, None, runs=tuple(runs))
+    usable = int(have * USABLE)
+    where = "the host" if on_host else "the GPU"
+    if need > usable:
+        what = ", ".join(f"{w} ~{human(n)}" for w, n in runs)
+        return Plan(0, need, have, refusal=(
+            f"not enough memory: one run needs about {human(need)} ({what}; {est.largest_words()}), "
+            f"{where} has {human(have)} available (fmin plans with {int(USABLE * 100)}% of it; estimated from "
+            f"fmin's static check)"), runs=tuple(runs))
+    fit = max(1, usable // max(need, 1))
+    if fit < jobs:
+        return Plan(int(fit), need, have, note=(
+            f"--jobs lowered from {jobs} to {fit}: each run needs about {human(need)}, {where} has "
+            f"{human(have)} available"), runs=tuple(runs))
+    return Plan(jobs, need, have, runs=tuple(runs))
+
+
+def parse_size(text: str) -> int:
+    """``8G``, ``512M``, ``1.5GiB``, ``1000000`` -> bytes. Raises ValueError."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(i?[bB])?\s*", text)
+    if not m:
+        raise ValueError(f"expected a size such as 8G, 512M or 1000000, got {text!r}")
+    mult = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[m.group(2).lower()]
+    return int(float(m.group(1)) * mult)
+
+
+__all__ = ["Plan", "plan", "available", "host_available", "gpu_free", "parse_size", "Estimate", "human"]

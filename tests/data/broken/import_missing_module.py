@@ -1,0 +1,19 @@
+# expect: script ModuleNotFoundError
+# The repro imports a helper module of the reporter's that is not here.
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+import my_project_utils
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.exp(tv0)
+    tv2 = fd.ops.sum(tv1, dims=[1], keepdim=False, dtype=DataType.Float)
+    fd.add_output(tv2)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((8, 32), dtype=torch.float32, device='cuda:0'),
+]
+fd.execute(inputs)

@@ -1,0 +1,17 @@
+# expect: fusion definition
+# A fusion with no outputs: nvfuser_direct's execute raises NotImplementedError('Fusion is empty!').
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.exp(tv0)
+    tv2 = fd.ops.sum(tv1, dims=[1], keepdim=False, dtype=DataType.Float)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((8, 32), dtype=torch.float32, device='cuda:0'),
+]
+fd.execute(inputs)
