@@ -115,7 +115,7 @@ def test_property_columns_in_text(runs):
     out = r.stdout
     assert out.startswith("property: segments >= 1 and outputs differ from reference")
     lines = out.splitlines()
-    assert lines[1].split()[:4] == ["script", "status", "category", "kernels", "seconds"]
+    assert lines[1].split()[:5] == ["script", "status", "category", "kernels", "seconds"]
     k = next(i for i, ln in enumerate(lines) if ln.endswith("float32[4, 8]"))
     assert "property fails: segments: no segment count" in lines[k + 1]   # each row's verdict follows it
     assert "--mismatch       fails: outputs match reference within tolerance" in out
