@@ -1,8 +1,8 @@
 #!/bin/bash
 # The 2026-12-04 session's measurements on the lent H200 (issues 13-16), one device call per
-# phase, from the project root with .nvf carried (bash ../shared/device/nvfuser/prepare.sh here):
-#   run(command="bash scripts/h200_acceptance.sh a $OUT", carry=[".nvf"], timeout_s=600)
-#   run(command="bash scripts/h200_acceptance.sh b $OUT", carry=[".nvf"], timeout_s=600)
+# phase, from the project root with .nvfd carried (.nvf without the 0.2.35 build) (bash ../shared/device/nvfuser/prepare.sh here):
+#   run(command="bash scripts/h200_acceptance.sh a $OUT", carry=[".nvfd"], timeout_s=600)
+#   run(command="bash scripts/h200_acceptance.sh b $OUT", carry=[".nvfd"], timeout_s=600)
 # Each phase leaves $OUT/<phase>.tgz (everything it wrote under /tmp/fmin-h200). Raw results go to
 # docs/data/h200-2026-12-04/, figures and commands to docs/benchmarks.md and docs/h200.md.
 #
@@ -19,7 +19,7 @@ out=${2:-/tmp/out}
 mkdir -p "$out"
 W=/tmp/fmin-h200/$phase
 mkdir -p "$W/up" "$W/red"
-source .nvf/activate.sh 210 > "$W/versions.txt" 2>&1
+source .nvfd/activate.sh 210 > "$W/versions.txt" 2>&1
 export PYTHONPATH=$PWD:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 fmin() { python3 -m minimizer "$@"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$W/gpu.txt" 2>&1
@@ -44,7 +44,7 @@ EOF
 
 if [ "$phase" = a ]; then
   upgrade_all corpus/*.py corpus/seeds/*.py tests/data/forms/cuda1.py 2> "$W/upgrade.err"
-  ( time timeout 200 python3 -m minimizer check --backend nvfuser --jobs 8 --json $(ls "$W"/up/*.py | grep -v cuda1) ) \
+  ( time timeout 150 python3 -m minimizer check --backend nvfuser --jobs 8 --json $(ls "$W"/up/*.py | grep -v cuda1) ) \
       > "$W/check.jsonl" 2> "$W/check.err"
   python3 - "$W/check.jsonl" > "$W/to_reduce.txt" <<'EOF'
 import json, sys
@@ -69,7 +69,7 @@ EOF
     echo "rc=$? (wrote: $(ls "$W/red/no_torch" 2>/dev/null | tr '\n' ' '))"
   } > "$W/refusals.txt" 2>&1 &
   # the reductions under the default property, four at a time, 3 workers each (16 cores), judged
-  ( time timeout 420 python3 scripts/bench_faithful.py --backend nvfuser --jobs 3 --parallel 4 --max-time 170 \
+  ( time timeout 370 python3 scripts/bench_faithful.py --backend nvfuser --jobs 3 --parallel 4 --max-time 140 \
         --out "$W/red" $(cat "$W/to_reduce.txt") ) > "$W/faithful.md" 2>&1
   wait
 fi
