@@ -68,6 +68,10 @@ EOF
     echo "== no import torch: reduce"; timeout 120 python3 -m minimizer reduce "$W/no_torch.py" --backend nvfuser --out "$W/red/no_torch" -q
     echo "rc=$? (wrote: $(ls "$W/red/no_torch" 2>/dev/null | tr '\n' ' '))"
   } > "$W/refusals.txt" 2>&1 &
+  # what a user types: a legacy corpus script as it is (fmin reduces its nvfuser_direct translation)
+  ( cp corpus/legacy_index_embedding.py "$W/legacy_index_embedding.py" && cd "$W" && \
+    time timeout 300 python3 -m minimizer legacy_index_embedding.py --backend nvfuser --jobs 2 -q ) \
+      > "$W/readme_attachment.txt" 2>&1 &
   # the reductions under the default property, four at a time, 3 workers each (16 cores), judged
   ( time timeout 370 python3 scripts/bench_faithful.py --backend nvfuser --jobs 3 --parallel 4 --max-time 140 \
         --out "$W/red" $(cat "$W/to_reduce.txt") ) > "$W/faithful.md" 2>&1

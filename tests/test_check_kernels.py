@@ -47,3 +47,25 @@ def test_the_command_line_knows_the_flag_without_being_told():
     bad = subprocess.run([sys.executable, "-m", "minimizer", "check", "--kernels", ">>2", "x.py"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "expected a kernel count" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_threads_asking_the_registries_at_once_see_them_whole():
+    """Found on the H200 (bench_faithful judges four reductions in threads): the backend registry
+    marked itself loaded before its modules were imported, so a second thread found no nvfuser
+    backend and counted every segment as a kernel. A fresh interpreter, eight threads at once."""
+    code = """
+import threading
+from minimizer.oracle.checks.kernels import kernel_count
+from minimizer.oracle.outcome import Outcome
+from minimizer.oracle.property import Property
+got = []
+def ask():
+    got.append(kernel_count(Outcome("ok", "nvfuser", segments=3, schedulers=["expr_eval", "pointwise", "reduction"])))
+    got.append(Property.from_flags(kernels=">=2") is not None)
+threads = [threading.Thread(target=ask) for _ in range(8)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(sorted(set(got), key=str))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "[2, True]", out.stdout + out.stderr

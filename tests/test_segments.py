@@ -96,8 +96,15 @@ def nvf(graph: SegmentGraph) -> Outcome:
 def test_boundary_check_keeps_the_kind_not_the_count():
     orig = nvf(graph_of("logs-0.2.36-seglog/m.both"))
     k = BoundaryKept(None).bind(orig)
-    assert k.kinds == (("reduction", "pointwise"),)
+    (kind,) = k.kinds
+    assert kind[:2] == ("reduction", "pointwise") and "inner_persistent: not enough registers" in kind[2]
     assert k.holds(orig)[0]
+    # the same kinds of kernel split for another reason is another cause: not kept
+    other_reason = SegmentGraph.from_json({**orig.graph, "rejections": [
+        {"producer": 0, "consumer": 1, "reason": "reduction: Un-mapped multi-reduction: T? and T?"}]})
+    held, why = k.holds(nvf(other_reason))
+    assert not held and "Un-mapped multi-reduction" in why
+    assert BoundaryKept.parse("reduction:pointwise").holds(nvf(other_reason))[0]   # the flag names kinds only
     other = nvf(graph_of("logs-0.2.36/segment_set.log"))       # pointwise → reduction: another boundary
     held, why = k.holds(other)
     assert not held and "no boundary reduction → pointwise" in why

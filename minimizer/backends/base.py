@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
+import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -104,6 +105,7 @@ class Backend:
 
 _REGISTRY: dict[str, Backend] = {}
 _LOADED = [False]
+_LOAD_LOCK = threading.RLock()   # threads may ask at once: none may see a half-filled registry
 
 
 def register(cls: type[Backend]) -> type[Backend]:
@@ -117,11 +119,14 @@ def register(cls: type[Backend]) -> type[Backend]:
 def _load() -> None:
     if _LOADED[0]:
         return
-    _LOADED[0] = True
-    package = __name__.rsplit(".", 1)[0]
-    for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
-        if m.name not in ("base", "worker"):
-            importlib.import_module(f"{package}.{m.name}")
+    with _LOAD_LOCK:
+        if _LOADED[0]:
+            return
+        package = __name__.rsplit(".", 1)[0]
+        for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
+            if m.name not in ("base", "worker"):
+                importlib.import_module(f"{package}.{m.name}")
+        _LOADED[0] = True
 
 
 def names() -> tuple[str, ...]:

@@ -177,7 +177,8 @@ def rejected_merges(text: str) -> list[tuple[frozenset[str], dict[str, str]]]:
         lines = b.splitlines()
         if not any(_REJECT.match(ln.strip()) for ln in lines):
             # no scheduler was even asked: the merge crosses a segment_set (SegmenterSet) boundary
-            reasons["segment_set"] = "a segment_set boundary (no scheduler considered)"
+            reasons[""] = ("no scheduler was asked: a segment_set separates them (one in the script, or one "
+                           "nvFuser inserts, e.g. before an output written in place)")
         for k, ln in enumerate(lines):
             m = _REJECT.match(ln.strip())
             if not m:
@@ -189,6 +190,22 @@ def rejected_merges(text: str) -> list[tuple[frozenset[str], dict[str, str]]]:
         if names:
             out.append((names, reasons))
     return out
+
+
+def reason_words(reasons: dict[str, str]) -> str:
+    """``inner_persistent: not enough registers ...; reduction: need persistent buffers ...``, one
+    entry per distinct reason (schedulers that gave the same one named together, or counted when
+    there are many), in a stable order."""
+    if "" in reasons:
+        return reasons[""]
+    by: dict[str, list[str]] = {}
+    for sched, why in sorted(reasons.items()):
+        by.setdefault(why, []).append(sched)
+    parts = []
+    for why, scheds in sorted(by.items(), key=lambda kv: (kv[1][0], kv[0])):
+        who = ", ".join(scheds) if len(scheds) <= 3 else f"every scheduler ({len(scheds)})"
+        parts.append(f"{who}: {why}")
+    return "; ".join(parts)
 
 
 def _defined(expr: str) -> str | None:
@@ -209,8 +226,7 @@ def attach_rejections(graph: SegmentGraph, text: str) -> SegmentGraph:
         cn = {n for n in map(_defined, c.exprs) if n}
         hit = [r for names, r in merges if names & pn and names & cn and r]
         if hit:
-            reason = "; ".join(f"{k}: {v}" for k, v in sorted(hit[-1].items()))
-            found.append(Rejection(b[0], b[1], reason))
+            found.append(Rejection(b[0], b[1], reason_words(hit[-1])))
     return dataclasses.replace(graph, rejections=tuple(found))
 
 

@@ -48,7 +48,7 @@ class Property:
         g = o.segment_graph
         k = kernel_count(o)
         if g is not None and g.boundaries():
-            found.append(BoundaryKept(tuple(sorted(g.boundary_kinds(), key=str))))
+            found.append(BoundaryKept(None).bind(o))
         elif g is not None and k is not None and k >= 2:
             found.append(Kernels("==", k))
         elif g is None and o.segments is not None and (k or 0) >= 2:

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import importlib
 import pkgutil
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -153,6 +154,7 @@ def failure_words(o: Outcome) -> str:
 
 _REGISTRY: dict[str, type[Check]] = {}
 _LOADED = [False]
+_LOAD_LOCK = threading.RLock()   # threads may ask at once: none may see a half-filled registry
 
 
 def register(cls: type[Check]) -> type[Check]:
@@ -165,11 +167,13 @@ def register(cls: type[Check]) -> type[Check]:
 def checks() -> list[type[Check]]:
     """Every registered check, in flag order."""
     if not _LOADED[0]:
-        _LOADED[0] = True
-        package = __name__.rsplit(".", 1)[0]
-        for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
-            if m.name != "base":
-                importlib.import_module(f"{package}.{m.name}")
+        with _LOAD_LOCK:
+            if not _LOADED[0]:
+                package = __name__.rsplit(".", 1)[0]
+                for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
+                    if m.name != "base":
+                        importlib.import_module(f"{package}.{m.name}")
+                _LOADED[0] = True
     return sorted(_REGISTRY.values(), key=lambda c: (c.order, c.name))
 
 

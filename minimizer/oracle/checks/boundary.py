@@ -4,7 +4,9 @@ directly or through non-kernel segments (see ``segments.SegmentGraph.boundaries`
 
 This is what "the fusion splits into 3 kernels instead of 1" is about: not the count, but a
 boundary the compiler would not fuse through. A bare ``--boundary`` takes the original run's
-boundaries; the candidate must keep one of them. It is the heart of the default property of a
+boundaries; the candidate must keep one of them — with the same reason where nvFuser gave one
+(its segmenter log: "inner_persistent: not enough registers ..."), so a reduction cannot slip from
+one cause of a split to another that happens to join the same kinds of kernel. It is the heart of the default property of a
 segmented original, so a reduction ends at the smallest fusion that still splits *the same way*
 rather than at unrelated pieces that happen to make as many segments.
 """
@@ -18,11 +20,18 @@ from typing import ClassVar
 from ...segments import SegmentGraph
 from .base import SAME, Check, register
 
-Kinds = tuple[str | None, str | None]
+#: (producer kind, consumer kind) or (producer kind, consumer kind, reason); a reason of None is
+#: not known (and then any reason does)
+Kinds = tuple
 
 
 def _fmt(kinds: Kinds) -> str:
-    return f"{kinds[0] or '?'} → {kinds[1] or '?'}"
+    words = f"{kinds[0] or '?'} → {kinds[1] or '?'}"
+    return words + (f" (not merged: {kinds[2]})" if len(kinds) > 2 and kinds[2] else "")
+
+
+def _matches(b, want: Kinds) -> bool:
+    return b.kinds == tuple(want[:2]) and (len(want) < 3 or want[2] is None or b.reason == want[2])
 
 
 @register
@@ -63,7 +72,8 @@ class BoundaryKept(Check):
         if self.kinds is not None or original is None:
             return self
         g = original.segment_graph
-        return dataclasses.replace(self, kinds=tuple(sorted(g.boundary_kinds(), key=str)) if g else ())
+        kinds = sorted({(b.producer, b.consumer, b.reason) for b in g.boundaries()}, key=str) if g else []
+        return dataclasses.replace(self, kinds=tuple(kinds))
 
     def holds(self, o, evidence=None):
         g: SegmentGraph | None = o.segment_graph
@@ -72,11 +82,10 @@ class BoundaryKept(Check):
             return False, f"no segment graph ({why})"
         if not self.kinds:
             return False, "no boundary to keep (the original has none)"
-        want = set(self.kinds)
         for b in g.boundaries():
-            if b.kinds in want:
+            if any(_matches(b, k) for k in self.kinds):
                 return True, f"keeps the boundary {b.words()}"
-        got = sorted({_fmt(b.kinds) for b in g.boundaries()})
+        got = sorted({_fmt((*b.kinds, b.reason)) for b in g.boundaries()})
         return False, (f"no boundary {' or '.join(_fmt(k) for k in self.kinds)} "
                        f"({'boundaries: ' + ', '.join(got) if got else g.words()})")
 
