@@ -181,8 +181,26 @@ def short_tensor(t: str) -> str:
     m = re.match(r"^(T\d+)_[a-z]_(\w+?)\[(.*)\]\s*(\w+)?$", t.strip())
     if not m:
         return t.strip()
-    dims = [re.sub(r"^[a-zA-Z]+\d+\{(.*)\}$", r"\1", d.strip()) for d in m.group(3).split(",") if d.strip()]
+    dims = [re.sub(r"^[a-zA-Z]+\d+\{(.*)\}(?:rf)?$", r"\1", d.strip()) for d in _split_dims(m.group(3))]
     return f"{m.group(1)} {m.group(2)}[{', '.join(dims)}]"
+
+
+def _split_dims(text: str) -> list[str]:
+    """``iS0{i0}, iS52{( ceilDiv(i2, 4) )}rf`` -> the dims (commas inside braces do not split)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "{(":
+            depth += 1
+        elif ch in "})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
 
 
 def _esc(s: str) -> str:
