@@ -22,11 +22,13 @@ def _default_device() -> str:
         return "cpu"
 
 
-def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> None:
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    """The options every command that runs scripts shares; one default backend for all of them."""
     from .backends import names
-    p.add_argument("--backend", default=backend, choices=["auto", *names()],
-                   help=f"how scripts are run (default: {backend}; auto = nvfuser if it imports and a GPU exists, "
-                        "else inductor)")
+    p.add_argument("--backend", default="auto", choices=["auto", *names()],
+                   help="how scripts are run: nvfuser (the real library), inductor (torch.compile), reference "
+                        "(eager torch, fmin's ground truth). Default for every command: auto = nvfuser where it "
+                        "imports and a GPU is visible, else inductor")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
     p.add_argument("--jobs", type=_jobs, default=1,
@@ -174,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
                                       "(also: fmin SCRIPT)")
     r.add_argument("script", metavar="SCRIPT")
-    _add_run_options(r, backend="auto")  # segments exist only on compilers
+    _add_run_options(r)
     Property.add_arguments(r)
     r.add_argument("--out", metavar="DIR", help="output directory (default: SCRIPT without .py, plus .fmin)")
     r.add_argument("--replays", type=POSITIVE_INT, default=3, help="runs of the original (and of the result) to detect "
@@ -204,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
-    _add_run_options(z, backend="auto")
+    _add_run_options(z)
     z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging "
                    "(minimizing new findings comes after)")
     z.add_argument("--max-examples", type=NON_NEGATIVE_INT, default=None, metavar="N", help="programs to run (default 100 "

@@ -30,7 +30,8 @@ KEYS = {"file", "status", "signature", "segments", "schedulers", "outputs", "sec
 
 
 def fmin_argv(*args):
-    return [sys.executable, "-m", "minimizer", "check", "--device", "cpu", *args]
+    backend = [] if "--backend" in args else ["--backend", "reference"]
+    return [sys.executable, "-m", "minimizer", "check", "--device", "cpu", *backend, *args]
 
 
 # Every command line the tests need, started at once (each spends most of its time importing

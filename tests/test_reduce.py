@@ -125,7 +125,7 @@ def test_cli_reduces_deterministically_and_writes_reports(tmp_path):
     assert "```python" in md and "| ops | 27 | 1 |" in md
     # the input file is untouched and the minimal script runs on its own
     assert open(ROPE).read() == parse_file(ROPE).source.text
-    run = _cli("check", str(outs[0] / "repro.min.py"))
+    run = _cli("check", "--backend", "reference", str(outs[0] / "repro.min.py"))
     assert run.returncode == 0, run.stdout + run.stderr
 
 
