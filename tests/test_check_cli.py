@@ -177,3 +177,21 @@ def test_rows_are_printed_as_scripts_finish(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+def test_long_commands_say_what_they_do_without_a_terminal(tmp_path):
+    """Issue 16: off a terminal (CI logs, pipes) a reduction prints plain lines — what is starting,
+    then its progress (pass, ops now/at start, tests) — on stderr, no control characters."""
+    script = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
+    r = subprocess.run([sys.executable, "-m", "minimizer", "reduce", script, "--backend", "reference", "--device",
+                        "cpu", "--test", "grep -q 'fd.ops.exp(' \"$1\"", "--out", str(tmp_path / "out")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    import re
+    assert any(re.match(r"\[\s*\d+s\] \S+ +ops \d+/\d+ ", ln) for ln in lines), r.stderr
+    assert "\r" not in r.stderr and "\x1b" not in r.stderr
+    assert not any("starting" in ln for ln in lines)     # a --test alone starts no worker, and says none
+    c = subprocess.run([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--device", "cpu",
+                        script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert c.stderr.startswith("fmin: starting 1 reference worker on cpu (importing torch")

@@ -152,7 +152,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     given = dict(extra_pools or {})
     if pool is not None:
         given[opt.backend] = pool
-    else:
+    elif prop_flags is None or prop_flags.needs_outcome:   # (a --test alone runs no worker)
         status.starting(opt.backend, opt.device, opt.jobs, "to run the original")
     jobs = _fit_memory(original, prop_flags, opt) if pool is None else opt.jobs
     lock = None
