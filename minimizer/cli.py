@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from .argtypes import NON_NEGATIVE_INT, POSITIVE_INT, POSITIVE_SECONDS
 from .errors import ScriptError, UsageError
 
 
@@ -57,23 +58,6 @@ def _inductor_config(items: list[str]) -> dict:
     return out
 
 
-def _number(kind, low: float, inclusive: bool = True):
-    """An argparse type: ``kind`` (int or float) at least ``low`` (above it if not inclusive)."""
-    def parse(text: str):
-        try:
-            v = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {'a whole number' if kind is int else 'a number'}, "
-                                             f"got {text!r}") from None
-        if v < low or (v == low and not inclusive):
-            raise argparse.ArgumentTypeError(f"expected a number {'>=' if inclusive else '>'} {low:g}, got {text!r}")
-        return v
-    return parse
-
-
-POSITIVE_INT = _number(int, 1)
-NON_NEGATIVE_INT = _number(int, 0)
-POSITIVE_SECONDS = _number(float, 0, inclusive=False)
 
 
 def _size(text: str) -> int:

@@ -138,7 +138,7 @@ class Property:
     def results(self, o: Outcome | None, evidence: dict[str, Any] | None = None) -> dict[str, tuple[bool, str]]:
         """Every check's (holds, reason), by key; ``evidence`` maps a key to its check's evidence."""
         evidence = evidence or {}
-        return {k: (False, "not run") if o is None and c.needs_outcome else c.holds(o, evidence.get(k))
+        return {k: (False, "not run") if o is None and c.needs_outcome else c.judge(o, evidence.get(k))
                 for k, c in self.keyed()}
 
     def holds(self, o: Outcome | None, evidence: dict[str, Any] | None = None) -> tuple[bool, str]:
@@ -221,7 +221,7 @@ def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 
                 ev = c.gather(trial)
                 if ev is not None:
                     evidence[key] = ev
-                results[key] = c.holds(outcome, ev)
+                results[key] = c.judge(outcome, ev)
             if not results[key][0] and not all_checks:
                 break
     finally:

@@ -120,7 +120,15 @@ class Check:
         return None
 
     def holds(self, o: Outcome | None, evidence: Any = None) -> tuple[bool, str]:
+        """(holds, why). Evidence that could not be gathered never reaches here: ``judge`` answers
+        for a ``Missing`` with its reason."""
         raise NotImplementedError
+
+    def judge(self, o: Outcome | None, evidence: Any = None) -> tuple[bool, str]:
+        """``holds``, except that a ``Missing`` piece of evidence fails with its reason."""
+        if isinstance(evidence, Missing):
+            return False, evidence.reason
+        return self.holds(o, evidence)
 
     def describe(self) -> str:
         raise NotImplementedError

@@ -48,8 +48,6 @@ class Connected(Check):
             return Missing(f"cannot tell whether it is connected: {type(e).__name__}: {e}")
 
     def holds(self, o, evidence=None):
-        if isinstance(evidence, Missing):
-            return False, evidence.reason
         if not isinstance(evidence, int):
             return False, "not judged"
         return (True, "one connected fusion") if evidence == 1 else (False, f"{evidence} unconnected pieces")

@@ -77,8 +77,6 @@ class LayoutDependent(Check):
         return gather_layout(trial) if trial.outcome is not None else None
 
     def holds(self, o, evidence=None):
-        if isinstance(evidence, Missing):
-            return False, evidence.reason
         if not isinstance(evidence, LayoutResult):
             return False, "no relayouted run"
         return evidence.found, evidence.words()

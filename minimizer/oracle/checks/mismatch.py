@@ -169,8 +169,6 @@ class Mismatch(Check):
     def holds(self, o, evidence=None):
         if not o.ok:
             return False, f"{failure_words(o)}: no outputs to compare"
-        if isinstance(evidence, Missing):
-            return False, evidence.reason
         ev = evidence if isinstance(evidence, MismatchEvidence) else MismatchEvidence()
         r = ev.reference
         if r is None or ev.comparison is None:

@@ -12,7 +12,8 @@ candidate lowers one component and raises none before it, so ordering candidates
 """
 from . import constants as _constants, dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
 from . import rename as _rename, shapes as _shapes
-from .base import Pass, chunks
+from ..ddmin import chunks
+from .base import Pass
 from .bypass import Bypass, BypassBroadcast, BypassCast
 from .constants import MergeConstants
 from .cut import CutAtIntermediate, RepointOutput, SplitAtOp

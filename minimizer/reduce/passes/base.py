@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...model import Program
-from ..ddmin import chunks  # noqa: F401  (the passes' removal schedule)
 from ...program.static import Info
 
 Candidates = Iterator[tuple[int, Program]]

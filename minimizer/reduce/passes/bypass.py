@@ -14,7 +14,8 @@ from __future__ import annotations
 from ...ops import lookup
 from ...model import Ref, Stmt
 from ...program import edits
-from .base import Candidates, Pass, chunks
+from ..ddmin import chunks
+from .base import Candidates, Pass
 from .common import bcast_flags, is_scalar, is_tensor, smaller
 
 

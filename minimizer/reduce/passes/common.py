@@ -7,7 +7,6 @@ import torch
 from ... import dtypes
 from ...model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, contiguous_strides, is_input_decl
 from ...program import edits
-from ...program.edits import input_arg, replace_input  # noqa: F401  (the passes' vocabulary)
 
 SCALAR_TYPES = (bool, int, float, complex)
 

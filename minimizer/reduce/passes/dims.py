@@ -33,7 +33,8 @@ from ...program.interpret import _alloc_dims
 from ...model import Program, Ref, Stmt, TensorArg, refs_in
 from ...program import edits
 from .base import Candidates, Pass
-from .common import input_arg, input_decls, replace_input, tensor_arg
+from .common import input_decls, tensor_arg
+from ...program.edits import input_arg, replace_input
 
 
 class _Refuse(Exception):

@@ -18,7 +18,8 @@ from ... import dtypes
 from ...ops import lookup
 from ...model import DType, Ref, TensorArg
 from .base import Candidates, Pass
-from .common import input_arg, input_decls, replace_input
+from .common import input_decls
+from ...program.edits import input_arg, replace_input
 
 SIMPLE = (1, 0, 2)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from ...model import Ref
 from ...program import edits
 from .base import Candidates, Pass
-from .common import input_arg, input_decls
+from .common import input_decls
+from ...program.edits import input_arg
 
 
 def classes(program, loose: bool = False) -> list[list[int]]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from ...model import Ref, Stmt
 from ...program import edits
 from ...program.edits import remove_stmts
-from .base import Candidates, Pass, chunks
+from ..ddmin import chunks
+from .base import Candidates, Pass
 from .common import is_tensor, smaller
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from ...model import DType, Ref
 from ...ops import CATALOG
 from ...program import edits
-from .base import Candidates, Pass, chunks
+from ..ddmin import chunks
+from .base import Candidates, Pass
 from .common import alloc_order, bcast_flags, is_scalar, is_tensor, new_name, scalar_input, smaller, tensor_input
 
 
