@@ -29,9 +29,9 @@ def _add_run_options(p: argparse.ArgumentParser, backend: str = "reference") -> 
                         "else inductor)")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
-    p.add_argument("--jobs", type=_jobs, default=1,
-                   help="worker processes, or 'auto' (every visible GPU, several workers per GPU: compiles, not "
-                        "kernels, are the bottleneck; on the CPU half the cores)")
+    p.add_argument("--jobs", type=_jobs, default=None,
+                   help="worker processes (default 1), or 'auto' (every visible GPU, several workers per GPU: "
+                        "compiles, not kernels, are the bottleneck; on the CPU half the cores)")
     p.add_argument("--timeout", type=POSITIVE_SECONDS, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
     p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
@@ -84,10 +84,46 @@ def _jobs(text: str):
 
 
 def _resolve_jobs(args) -> None:
-    """``--jobs auto`` becomes a number once the device is known."""
-    if getattr(args, "jobs", None) == "auto":
+    """``--jobs auto`` becomes a number once the device is known; not given, 1. What was given is
+    kept as ``jobs_given`` (with ``--ray`` it counts actors, and not given means the cluster's)."""
+    if not hasattr(args, "jobs"):
+        return
+    args.jobs_given = args.jobs
+    if args.jobs is None:
+        args.jobs = 1
+    elif args.jobs == "auto":
         from .oracle.pool import auto_jobs
         args.jobs = auto_jobs(args.device or _default_device())
+
+
+_RAY_ADDRESS = r"(auto|local|ray://\S+|[\w.\-\[\]:]+:\d+)"
+
+
+def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help=f"{what} on a Ray cluster (pip install 'fmin[ray]'): one actor per worker slot, each with warm "
+                        "workers; --jobs N actors (default: as many as the cluster's CPUs, or GPUs with "
+                        "--ray-gpus-per-actor, hold). ADDRESS: auto (the cluster `ray start` made), HOST:PORT, "
+                        "ray://HOST:PORT, local; omitted: RAY_ADDRESS, else the cluster started here, else a new "
+                        "local one")
+    p.add_argument("--ray-cpus-per-actor", type=_number(float, 0, inclusive=False), default=1.0, metavar="N",
+                   help="CPUs Ray reserves for each actor (default 1)")
+    p.add_argument("--ray-gpus-per-actor", type=_number(float, 0), default=0.0, metavar="N",
+                   help="GPUs Ray reserves for each actor; fractional shares a GPU (0.25: four actors compile and "
+                        "run on each GPU at once); default 0")
+
+
+def _ray_options(args):
+    """The ``RayOptions`` of ``--ray`` and its companions (None without ``--ray``)."""
+    import re
+    if args.ray is None:
+        return None
+    if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray):
+        raise UsageError(f"--ray: expected an address (auto, HOST:PORT, ray://HOST:PORT, local), got {args.ray!r}")
+    from .cluster import RayOptions
+    given = getattr(args, "jobs_given", None)
+    return RayOptions(address=args.ray or None, actors=given if isinstance(given, int) else None,
+                      cpus_per_actor=args.ray_cpus_per_actor, gpus_per_actor=args.ray_gpus_per_actor)
 
 
 def _command_line() -> str:
@@ -135,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scripts", nargs="+", metavar="SCRIPT")
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
+    _add_ray_options(c, "run the scripts")
     Property.add_arguments(c)
 
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
@@ -203,6 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "--corpus under its property (its minimal repro, else its original) and record which still "
                    "reproduce; those that do not are marked stale (after an nvFuser upgrade: the fixed ones); --summary writes "
                    "the rows as JSON")
+    _add_ray_options(z, "judge the programs (and reduce the new buckets, or --recheck them)")
+    z.add_argument("--resume", dest="resume", action="store_true", default=None,
+                   help="record which examples were judged (DIR/campaign-BACKEND-DEVICE-SEED-IofN.jsonl) and skip "
+                        "those a killed run already judged (the default with --ray)")
+    z.add_argument("--no-resume", dest="resume", action="store_false",
+                   help="judge every example again, starting the record over")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
@@ -268,10 +311,15 @@ def _read(path: str):
 
 
 def cmd_check(args) -> int:
+    import re
     from .backends import RunOptions, resolve
     from .oracle import Pools, Request
+    if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray) and os.path.exists(args.ray):
+        args.scripts.insert(0, args.ray)   # ``--ray a.py b.py``: a script, not an address
+        args.ray = ""
+    ray_opt = _ray_options(args)
     backend = resolve(args.backend)
-    device = args.device or _default_device()
+    device = args.device or ("cuda" if ray_opt and ray_opt.gpus_per_actor else _default_device())
     prop = _property(args)
     bad = 0
     jobs = []
@@ -287,11 +335,18 @@ def cmd_check(args) -> int:
                                        RunOptions(seed=args.seed, want_values=bool(prop and prop.needs_values)))))
     failed = 0
     failing_property = 0
-    if jobs:
+    if jobs and ray_opt is not None:
+        from .cluster import check_scripts
+        from .fuzz.campaign import CampaignOptions
+        copt = CampaignOptions(backend=backend, device=device, timeout=args.timeout, run_options=_run_options(args),
+                               run_seed=args.seed)
+        outcomes, verdicts = check_scripts([r for _, r in jobs], prop, args.seed, copt, ray_opt)
+    elif jobs:
         with Pools(backend, device, jobs=min(args.jobs, len(jobs)), timeout=args.timeout,
                    options=_run_options(args), extra_jobs=1) as pools:
             outcomes = pools.primary.run_many([r for _, r in jobs])
             verdicts = _judge(prop, jobs, outcomes, pools, args) if prop else [None] * len(jobs)
+    if jobs:
         failing_property = sum(not v.holds for v in verdicts if v is not None)
         rows = []
         for (path, _), o, v in zip(jobs, outcomes, verdicts):
@@ -319,14 +374,8 @@ def cmd_check(args) -> int:
 
 def _judge(prop, jobs, outcomes, pools, args):
     """The property's verdict per script (bare ``--schedulers``: the script's own multiset)."""
-    from .oracle.checks.mismatch import drop_values
-    from .oracle.property import evaluate
-    verdicts = []
-    for (path, req), o in zip(jobs, outcomes):
-        verdicts.append(evaluate(prop.bind(o), req.script, req.path, pools, seed=args.seed, outcome=o,
-                                 all_checks=True))
-        drop_values(o)   # evaluate leaves a given outcome's values alone
-    return verdicts
+    from .oracle.property import verdict_for_script
+    return [verdict_for_script(prop, req, o, pools, seed=args.seed) for (_, req), o in zip(jobs, outcomes)]
 
 
 def _print_check_table(rows, prop) -> None:
@@ -423,8 +472,9 @@ def cmd_fuzz(args) -> int:
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
+    ray_opt = _ray_options(args)
     backend = resolve(args.backend)
-    device = args.device or _default_device()
+    device = args.device or ("cuda" if ray_opt and ray_opt.gpus_per_actor else _default_device())
     if args.replay:
         return _replay(args, backend, device, oracles)
     frontend = args.frontend
@@ -439,13 +489,18 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget,
-                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args))
+                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args),
+                          resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
-        return _recheck(opt)
+        return _recheck(opt, ray_opt)
     if not os.path.isdir(opt.corpus) and not args.quiet:
         print(f"fmin: findings go to {opt.corpus}/ (a new directory; --corpus DIR to choose another)",
               file=sys.stderr)
-    s = run_campaign(opt)
+    if ray_opt is not None:
+        from . import cluster
+        s = cluster.run_campaign(opt, ray_opt)
+    else:
+        s = run_campaign(opt)
     for line in summary_lines(s):
         print(line)
     if args.fail_on == "never":
@@ -454,11 +509,15 @@ def cmd_fuzz(args) -> int:
     return 1 if relevant else 0
 
 
-def _recheck(opt) -> int:
+def _recheck(opt, ray_opt=None) -> int:
     from .fuzz.campaign import recheck
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
-    rows = recheck(opt)
+    if ray_opt is not None:
+        from . import cluster
+        rows = cluster.recheck(opt, ray_opt)
+    else:
+        rows = recheck(opt)
     if opt.summary:
         import json
         with open(opt.summary, "w", encoding="utf-8") as f:

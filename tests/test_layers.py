@@ -20,6 +20,7 @@ LAYERS = [
     {"reduce"},
     {"isolate"},
     {"fuzz"},
+    {"cluster"},
     {"cli"},
     {"__main__"},
 ]
