@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
 
     c = sub.add_parser("check", help="run scripts and report status, outputs and errors")
-    c.add_argument("scripts", nargs="+", metavar="SCRIPT")
+    c.add_argument("scripts", nargs="*", metavar="SCRIPT")   # at least one (``--ray a.py`` may have taken it)
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
     _add_ray_options(c, "run the scripts")
@@ -317,6 +317,8 @@ def cmd_check(args) -> int:
     if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray) and os.path.exists(args.ray):
         args.scripts.insert(0, args.ray)   # ``--ray a.py b.py``: a script, not an address
         args.ray = ""
+    if not args.scripts:
+        raise UsageError("check: the following arguments are required: SCRIPT")
     ray_opt = _ray_options(args)
     backend = resolve(args.backend)
     device = args.device or ("cuda" if ray_opt and ray_opt.gpus_per_actor else _default_device())
