@@ -108,12 +108,22 @@ def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
                         "local one")
     p.add_argument("--ray-cpus-per-actor", type=_number(float, 0, inclusive=False), default=1.0, metavar="N",
                    help="CPUs Ray reserves for each actor (default 1)")
-    p.add_argument("--ray-gpus-per-actor", type=_number(float, 0), default=0.0, metavar="N",
+    p.add_argument("--ray-gpus-per-actor", type=_number(float, 0), default=None, metavar="N",
                    help="GPUs Ray reserves for each actor; fractional shares a GPU (0.25: four actors compile and "
-                        "run on each GPU at once); default 0")
+                        "run on each GPU at once); default 0.25 with --device cuda, else 0")
 
 
-def _ray_options(args):
+def _ray_device(args) -> str:
+    """The device of a command: ``--device``; with ``--ray`` and GPUs asked for per actor, cuda
+    (the driver's machine need not have one); else this machine's default."""
+    if args.device:
+        return args.device
+    if getattr(args, "ray", None) is not None and getattr(args, "ray_gpus_per_actor", None):
+        return "cuda"
+    return _default_device()
+
+
+def _ray_options(args, device: str):
     """The ``RayOptions`` of ``--ray`` and its companions (None without ``--ray``)."""
     import re
     if args.ray is None:
@@ -122,8 +132,11 @@ def _ray_options(args):
         raise UsageError(f"--ray: expected an address (auto, HOST:PORT, ray://HOST:PORT, local), got {args.ray!r}")
     from .cluster import RayOptions
     given = getattr(args, "jobs_given", None)
+    gpus = args.ray_gpus_per_actor
+    if gpus is None:   # actors on cuda must be given a GPU share, or Ray hides the GPUs from them
+        gpus = 0.25 if device.startswith("cuda") else 0.0
     return RayOptions(address=args.ray or None, actors=given if isinstance(given, int) else None,
-                      cpus_per_actor=args.ray_cpus_per_actor, gpus_per_actor=args.ray_gpus_per_actor)
+                      cpus_per_actor=args.ray_cpus_per_actor, gpus_per_actor=gpus)
 
 
 def _command_line() -> str:
@@ -319,9 +332,9 @@ def cmd_check(args) -> int:
         args.ray = ""
     if not args.scripts:
         raise UsageError("check: the following arguments are required: SCRIPT")
-    ray_opt = _ray_options(args)
+    device = _ray_device(args)
+    ray_opt = _ray_options(args, device)
     backend = resolve(args.backend)
-    device = args.device or ("cuda" if ray_opt and ray_opt.gpus_per_actor else _default_device())
     prop = _property(args)
     bad = 0
     jobs = []
@@ -474,9 +487,9 @@ def cmd_fuzz(args) -> int:
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
-    ray_opt = _ray_options(args)
+    device = _ray_device(args)
+    ray_opt = _ray_options(args, device)
     backend = resolve(args.backend)
-    device = args.device or ("cuda" if ray_opt and ray_opt.gpus_per_actor else _default_device())
     if args.replay:
         return _replay(args, backend, device, oracles)
     frontend = args.frontend

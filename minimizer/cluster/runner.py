@@ -130,6 +130,11 @@ class RayRunner:
         self._ray = ray = import_ray()
         self._owns = connect(self.ray_opt)
         try:
+            res = ray.cluster_resources()
+            for what, each in (("CPU", self.ray_opt.cpus_per_actor), ("GPU", self.ray_opt.gpus_per_actor)):
+                if each > res.get(what, 0):   # no actor could ever start: say so rather than wait forever
+                    raise UsageError(f"--ray: each actor asks for {each:g} {what}, and the cluster has "
+                                     f"{res.get(what, 0):g} in all (--ray-{what.lower()}s-per-actor)")
             n = self.ray_opt.actors or auto_actors(self.ray_opt)
             if self.max_actors:
                 n = min(n, self.max_actors)
@@ -175,10 +180,11 @@ class RayRunner:
                     t.future.set_exception(closed)
                 else:
                     t.future.cancel()
+        busy = {id(s) for s, _ in self._inflight.values()}
         self._queue.clear()
         closes = []
-        for s in self.slots:
-            if s.alive:
+        for s in self.slots:   # an idle actor closes its pools; a busy one (a timed campaign's end) is just killed
+            if s.alive and id(s) not in busy and s.info:
                 try:
                     closes.append(s.handle.close.remote())
                 except Exception:

@@ -258,6 +258,8 @@ class _Campaign:
                 yield "chunk", k
                 continue
             for e in examples:
+                if self.left() == 0:
+                    return
                 if self.progress and e.id in self.progress.judged:
                     continue
                 text = to_source(e.program)
@@ -265,8 +267,6 @@ class _Campaign:
                 if h in self.seen:
                     self.s.duplicates += 1
                     continue
-                if self.left() == 0:
-                    return
                 self.seen.add(h)
                 self.submitted += 1
                 yield e, text
