@@ -142,7 +142,7 @@ class RayRunner:
                           "max_task_retries": 0}
             if self.ray_opt.gpus_per_actor > 0:
                 opts["num_gpus"] = self.ray_opt.gpus_per_actor
-            if self.ray_opt.ship_code:
+            if self.ray_opt.ship_code and not self._owns:
                 # a connection made by someone else (a test, a notebook) has no py_modules of ours:
                 # its actors import fmin from where this one lives (one node, or a shared file system)
                 path = os.pathsep.join(p for p in (code_root(), os.environ.get("PYTHONPATH")) if p)
