@@ -131,6 +131,8 @@ def _ray_options(args, device: str):
     if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray):
         raise UsageError(f"--ray: expected an address (auto, HOST:PORT, ray://HOST:PORT, local), got {args.ray!r}")
     from .cluster import RayOptions
+    from .cluster.runner import import_ray
+    import_ray()   # not installed: say so before anything is written
     given = getattr(args, "jobs_given", None)
     gpus = args.ray_gpus_per_actor
     if gpus is None:   # actors on cuda must be given a GPU share, or Ray hides the GPUs from them
