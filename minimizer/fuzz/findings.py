@@ -178,7 +178,7 @@ class Progress:
     judged example (``{"id": ..., "h": text hash}``), written after the example's findings are
     stored, and one per chunk whose every program was judged (``{"chunk": k}``: a resumed
     campaign does not even regenerate it). Lines are appended as the campaign goes: a killed
-    driver loses at most the line it was writing (a torn last line is ignored), so an example is
+    driver loses at most the line it was writing (a torn last line is cut off), so an example is
     judged again only if it was killed between storing its findings and recording it.
 
     ``resume=False`` starts the record over. Bucket directories never look at this file, and
@@ -200,15 +200,15 @@ class Progress:
         self._f = open(self.path, "a", encoding="utf-8")
 
     def _read(self) -> None:
-        with open(self.path, encoding="utf-8") as f:
+        with open(self.path, "rb") as f:
             raw = f.read()
-        lines = raw.splitlines()
-        for n, line in enumerate(lines):
+        if raw and not raw.endswith(b"\n"):   # torn by a kill while it was written: cut it off
+            raw = raw[:raw.rfind(b"\n") + 1]
+            os.truncate(self.path, len(raw))
+        for n, line in enumerate(raw.decode().splitlines()):
             try:
                 d = json.loads(line)
             except ValueError:
-                if n == len(lines) - 1:   # torn by a kill while it was written
-                    continue
                 raise UsageError(f"{self.path}:{n + 1}: not a line of a campaign's progress record") from None
             if "campaign" in d:
                 if d["campaign"] != self.settings:
@@ -220,9 +220,6 @@ class Progress:
             elif "id" in d:
                 self.judged.add(d["id"])
                 self.seen.add(d.get("h", ""))
-        if raw and not raw.endswith("\n"):   # a torn last line: end it, the next record gets its own
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write("\n")
 
     def judged_one(self, example_id: str, text: str) -> None:
         self._line({"id": example_id, "h": text_hash(text)})
