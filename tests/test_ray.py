@@ -48,7 +48,9 @@ def _record(corpus) -> list[str]:
     """The example ids of the corpus's progress record, in the order judged (repeats kept)."""
     (name,) = [n for n in os.listdir(corpus) if n.startswith("campaign-")]
     with open(os.path.join(corpus, name)) as f:
-        return [d["id"] for d in map(json.loads, f.read().splitlines()) if "id" in d]
+        text = f.read()
+    lines = text.splitlines() if text.endswith("\n") else text.splitlines()[:-1]   # a torn last line: not yet
+    return [d["id"] for d in map(json.loads, lines) if "id" in d]
 
 
 def _buckets(corpus) -> dict:
