@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -17,7 +17,7 @@ from .backends import RunOptions
 from .oracle import Pools, Request
 from .oracle.checks.kernels import kernel_count
 from .oracle.outcome import Outcome
-from .oracle.property import Property, Verdict, evaluate
+from .oracle.property import Property, Verdict, verdict_for_script
 from .oracle.triage import ENVIRONMENT, SCRIPT, triage
 
 
@@ -36,13 +36,40 @@ class Row:
         return triage(self.outcome).message
 
 
+class LocalChecks:
+    """Scripts checked here: one pool of ``jobs`` warm workers (and one for the property's extra
+    runs), ``jobs`` scripts at a time. ``--ray`` gives ``check_scripts`` a cluster runner with the
+    same ``check`` instead (``cluster.RayRunner``)."""
+
+    def __init__(self, backend: str, device: str, jobs: int, timeout: float, options: RunOptions | None):
+        self._pools = Pools(backend, device, jobs=jobs, timeout=timeout, options=options, extra_jobs=1)
+        self._ex = ThreadPoolExecutor(max_workers=max(1, jobs))
+
+    def __enter__(self):
+        self.pools = self._pools.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._ex.shutdown(wait=True, cancel_futures=True)
+        return self._pools.__exit__(*exc)
+
+    def check(self, req: Request, prop: Property | None, seed: int) -> Future:
+        def one():
+            o = self.pools.primary.run(req)
+            if prop is None:
+                return o, None
+            return o, verdict_for_script(prop, req, o, self.pools, seed=seed)
+        return self._ex.submit(one)
+
+
 def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, timeout: float, seed: int,
                   prop: Property | None, options: RunOptions | None = None, refused: dict[str, str] | None = None,
-                  on_start: Callable[[int], None] | None = None) -> Iterator[Row]:
+                  on_start: Callable[[int], None] | None = None,
+                  runner: Callable[[int], object] | None = None) -> Iterator[Row]:
     """Run each script (already read: fmin can parse it) and yield its row as it completes.
     ``refused`` scripts (path -> why: they do not fit in memory) are not run: their rows say why,
-    as environment failures."""
-    from .oracle.checks.mismatch import drop_values
+    as environment failures. ``runner(n)`` makes where ``n`` scripts run (default: here,
+    ``LocalChecks``)."""
     refused = refused or {}
     for path in paths:
         if path in refused:
@@ -57,21 +84,15 @@ def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, tim
             reqs.append((path, Request(f.read(), os.path.abspath(path), RunOptions(seed=seed, want_values=want))))
     if not reqs:
         return
+    n = min(jobs, len(reqs))
     if on_start is not None:
-        on_start(min(jobs, len(reqs)))
-    with Pools(backend, device, jobs=min(jobs, len(reqs)), timeout=timeout, options=options, extra_jobs=1) as pools:
-        def one(item) -> Row:
-            path, req = item
-            o = pools.primary.run(req)
-            v = None
-            if prop is not None:   # bare --schedulers: the script's own multiset
-                v = evaluate(prop.bind(o), req.script, req.path, pools, seed=seed, outcome=o, all_checks=True)
-            drop_values(o)
-            return Row(path, o, v)
-
-        with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(reqs)))) as ex:
-            for fut in as_completed([ex.submit(one, item) for item in reqs]):
-                yield fut.result()
+        on_start(n)
+    where = runner(len(reqs)) if runner is not None else LocalChecks(backend, device, n, timeout, options)
+    with where as r:
+        futures = {r.check(req, prop, seed): path for path, req in reqs}
+        for fut in as_completed(futures):
+            o, v = fut.result()
+            yield Row(futures[fut], o, v)
 
 
 def row_json(row: Row, device: str, prop: Property | None) -> str:

@@ -32,9 +32,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                         "imports and a GPU is visible, else inductor")
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
-    p.add_argument("--jobs", type=_jobs, default=1,
-                   help="worker processes, or 'auto' (every visible GPU, several workers per GPU: compiles, not "
-                        "kernels, are the bottleneck; on the CPU half the cores)")
+    p.add_argument("--jobs", type=_jobs, default=None,
+                   help="worker processes (default 1), or 'auto' (every visible GPU, several workers per GPU: "
+                        "compiles, not kernels, are the bottleneck; on the CPU half the cores)")
     p.add_argument("--timeout", type=POSITIVE_SECONDS, default=600.0, help="seconds one script may take (default 600)")
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
@@ -89,10 +89,61 @@ def _jobs(text: str):
 
 
 def _resolve_jobs(args) -> None:
-    """``--jobs auto`` becomes a number once the device is known."""
-    if getattr(args, "jobs", None) == "auto":
+    """``--jobs auto`` becomes a number once the device is known; not given, 1. What was given is
+    kept as ``jobs_given`` (with ``--ray`` it counts actors, and not given means the cluster's)."""
+    if not hasattr(args, "jobs"):
+        return
+    args.jobs_given = args.jobs
+    if args.jobs is None:
+        args.jobs = 1
+    elif args.jobs == "auto":
         from .oracle.pool import auto_jobs
         args.jobs = auto_jobs(args.device or _default_device())
+
+
+_RAY_ADDRESS = r"(auto|local|ray://\S+|[\w.\-\[\]:]+:\d+)"
+
+
+def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help=f"{what} on a Ray cluster (pip install 'fmin[ray]'): one actor per worker slot, each with warm "
+                        "workers; --jobs N actors (default: as many as the cluster's CPUs, or GPUs with "
+                        "--ray-gpus-per-actor, hold). ADDRESS: auto (the cluster `ray start` made), HOST:PORT, "
+                        "ray://HOST:PORT, local; omitted: RAY_ADDRESS, else the cluster started here, else a new "
+                        "local one")
+    p.add_argument("--ray-cpus-per-actor", type=_number(float, 0, inclusive=False), default=1.0, metavar="N",
+                   help="CPUs Ray reserves for each actor (default 1)")
+    p.add_argument("--ray-gpus-per-actor", type=_number(float, 0), default=None, metavar="N",
+                   help="GPUs Ray reserves for each actor; fractional shares a GPU (0.25: four actors compile and "
+                        "run on each GPU at once); default 0.25 with --device cuda, else 0")
+
+
+def _ray_device(args) -> str:
+    """The device of a command: ``--device``; with ``--ray`` and GPUs asked for per actor, cuda
+    (the driver's machine need not have one); else this machine's default."""
+    if args.device:
+        return args.device
+    if getattr(args, "ray", None) is not None and getattr(args, "ray_gpus_per_actor", None):
+        return "cuda"
+    return _default_device()
+
+
+def _ray_options(args, device: str):
+    """The ``RayOptions`` of ``--ray`` and its companions (None without ``--ray``)."""
+    import re
+    if args.ray is None:
+        return None
+    if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray):
+        raise UsageError(f"--ray: expected an address (auto, HOST:PORT, ray://HOST:PORT, local), got {args.ray!r}")
+    from .cluster import RayOptions
+    from .cluster.runner import import_ray
+    import_ray()   # not installed: say so before anything is written
+    given = getattr(args, "jobs_given", None)
+    gpus = args.ray_gpus_per_actor
+    if gpus is None:   # actors on cuda must be given a GPU share, or Ray hides the GPUs from them
+        gpus = 0.25 if device.startswith("cuda") else 0.0
+    return RayOptions(address=args.ray or None, actors=given if isinstance(given, int) else None,
+                      cpus_per_actor=args.ray_cpus_per_actor, gpus_per_actor=gpus)
 
 
 def _command_line() -> str:
@@ -118,15 +169,17 @@ def _command_line() -> str:
 
 def _backend(args) -> tuple[str, str]:
     """The concrete backend and device of a command; a backend this machine cannot run (nvFuser
-    not importable, no CUDA, no compiler) is refused here, before any worker starts (exit 2)."""
+    not importable, no CUDA, no compiler) is refused here, before any worker starts (exit 2).
+    With ``--ray`` the actors run it, so this machine is not asked (see ``_ray_device``)."""
     from .backends import get, resolve
-    device = args.device or _default_device()
+    on_ray = getattr(args, "ray", None) is not None
+    device = _ray_device(args) if on_ray else (args.device or _default_device())
     try:
         name = resolve(args.backend, device)
     except ValueError as e:
         raise UsageError(str(e)) from None
     b = get(name)
-    if not b.available(device):
+    if not on_ray and not b.available(device):
         raise UsageError(f"--backend {name}: {b.unavailable_reason(device)}")
     return name, device
 
@@ -152,9 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
 
     c = sub.add_parser("check", help="run scripts and report status, outputs and errors")
-    c.add_argument("scripts", nargs="+", metavar="SCRIPT")
+    c.add_argument("scripts", nargs="*", metavar="SCRIPT")   # at least one (``--ray a.py`` may have taken it)
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
+    _add_ray_options(c, "run the scripts")
     Property.add_arguments(c)
 
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
@@ -223,6 +277,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "--corpus under its property (its minimal repro, else its original) and record which still "
                    "reproduce; those that do not are marked stale (after an nvFuser upgrade: the fixed ones); --summary writes "
                    "the rows as JSON")
+    _add_ray_options(z, "judge the programs (and reduce the new buckets, or --recheck them)")
+    z.add_argument("--resume", dest="resume", action="store_true", default=None,
+                   help="record which examples were judged (DIR/campaign-BACKEND-DEVICE-SEED-IofN.jsonl) and skip "
+                        "those a killed run already judged (the default with --ray)")
+    z.add_argument("--no-resume", dest="resume", action="store_false",
+                   help="judge every example again, starting the record over")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
@@ -298,11 +358,18 @@ def cmd_check(args) -> int:
     reduces; ``script``: the script's own code fails; ``environment``: this machine cannot run
     it). Exit 0 when every script ran ``ok`` (with property flags: when the property holds for
     every one), 1 otherwise; 2 for a script fmin cannot read, or (without property flags) one
-    whose failure is the script's or the machine's."""
+    whose failure is the script's or the machine's. ``--ray``: the scripts run on a cluster."""
+    import re
     from .check import Table, check_scripts, row_json
     from .oracle.triage import ENVIRONMENT, SCRIPT
     from .progress import ProgressLine
+    if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray) and os.path.exists(args.ray):
+        args.scripts.insert(0, args.ray)   # ``--ray a.py b.py``: a script, not an address
+        args.ray = ""
+    if not args.scripts:
+        raise UsageError("check: the following arguments are required: SCRIPT")
     backend, device = _backend(args)
+    ray_opt = _ray_options(args, device)
     prop = _property(args)
     bad, paths = 0, []
     refused: dict[str, str] = {}      # path -> why it is not run (it does not fit in memory)
@@ -315,6 +382,8 @@ def cmd_check(args) -> int:
             bad += 1
             continue
         paths.append(path)
+        if args.ray is not None:
+            continue   # the actors' machines, not this one, run it
         mem = _memory_plan(program, backend, device, args.jobs, prop, args)
         if mem.refusal:
             refused[path] = mem.refusal
@@ -324,12 +393,19 @@ def cmd_check(args) -> int:
     def emit(line: str) -> None:
         print(line, flush=True)
 
+    runner = None
+    if ray_opt is not None:
+        from .cluster import RayRunner
+        from .fuzz.campaign import CampaignOptions
+        copt = CampaignOptions(backend=backend, device=device, timeout=args.timeout, run_options=_run_options(args),
+                               run_seed=args.seed)
+        runner = lambda n: RayRunner(copt, ray_opt, max_actors=n)   # noqa: E731
     table = None if args.json else Table(prop, emit)
     status = ProgressLine(args.json)
     failed = failing = unjudgeable = 0
     rows = check_scripts(paths, backend=backend, device=device, jobs=max(1, workers), timeout=args.timeout,
                          seed=args.seed, prop=prop, options=_run_options(args), refused=refused,
-                         on_start=lambda n: status.starting(backend, device, n))
+                         on_start=lambda n: status.starting(backend, device, n), runner=runner)
     for n, row in enumerate(rows):
         if n == 0 and table is not None:
             table.header()
@@ -419,6 +495,7 @@ def cmd_fuzz(args) -> int:
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
     backend, device = _backend(args)
+    ray_opt = _ray_options(args, device)
     if args.replay:
         return _replay(args, backend, device, oracles)
     frontend = args.frontend
@@ -433,13 +510,18 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget,
-                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args))
+                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args),
+                          resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
-        return _recheck(opt)
+        return _recheck(opt, ray_opt)
     if not os.path.isdir(opt.corpus) and not args.quiet:
         print(f"fmin: findings go to {opt.corpus}/ (a new directory; --corpus DIR to choose another)",
               file=sys.stderr)
-    s = run_campaign(opt)
+    if ray_opt is not None:
+        from . import cluster
+        s = cluster.run_campaign(opt, ray_opt)
+    else:
+        s = run_campaign(opt)
     for line in summary_lines(s):
         print(line)
     if args.fail_on == "never":
@@ -448,11 +530,15 @@ def cmd_fuzz(args) -> int:
     return 1 if relevant else 0
 
 
-def _recheck(opt) -> int:
+def _recheck(opt, ray_opt=None) -> int:
     from .fuzz.campaign import recheck
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
-    rows = recheck(opt)
+    if ray_opt is not None:
+        from . import cluster
+        rows = cluster.recheck(opt, ray_opt)
+    else:
+        rows = recheck(opt)
     if opt.summary:
         import json
         with open(opt.summary, "w", encoding="utf-8") as f:

@@ -376,3 +376,33 @@ def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path,
     (b,) = Store(str(tmp_path)).buckets()
     assert b["kind"] == "generator" and b["owner"] == "fmin" and "length N at -N" in b["key"]
     assert not b["minimized"] and b["first_example"] == "1.0.-"
+
+
+def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
+    """``--resume`` (the default with ``--ray``): the record lists what was judged; the same
+    campaign again skips it and counts it against ``max_examples``; a torn last line (a driver
+    killed while writing it) is ignored; a record of other generation settings is refused."""
+    from minimizer.errors import UsageError
+    from minimizer.fuzz import campaign
+    from minimizer.fuzz.findings import Progress
+
+    def run(n, **kw):
+        return campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=n,
+                                                              seed=4, corpus=str(tmp_path), quiet=True,
+                                                              resume=True, **kw))
+    s = run(5)
+    (name,) = [n for n in os.listdir(tmp_path) if n.startswith("campaign-")]
+    assert name == "campaign-reference-cpu-4-0of1.jsonl" and s.programs == 5 and s.resumed == 0
+    with open(tmp_path / name, "a") as f:
+        f.write('{"id": "4.0.')                       # torn
+    s = run(8)
+    assert (s.programs, s.resumed) == (3, 5)
+    p = Progress(str(tmp_path), "reference", "cpu", 4, (0, 1), {"frontend": None, "max_ops": 12})
+    assert len(p.judged) == 8 and p.judged == {f"4.0.{i}" for i in range(8)}
+    p.close()
+    assert run(8).programs == 0                       # all judged: nothing left to do
+    with pytest.raises(UsageError, match="other settings"):
+        run(8, max_ops=3)
+    s = campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=2, seed=4,
+                                                       corpus=str(tmp_path), quiet=True, resume=False, max_ops=3))
+    assert s.programs == 2                            # --no-resume: the record starts over

@@ -20,6 +20,7 @@ LAYERS = [
     {"reduce"},
     {"isolate", "check"},
     {"fuzz"},
+    {"cluster"},
     {"cli"},
     {"__main__"},
 ]

@@ -5,6 +5,11 @@ minimize each new bucket with the reducer, and summarize (table, JSON, JUnit XML
 Programs are judged ``jobs`` at a time, but their results are taken in example order, so which
 example opens a bucket does not depend on timing. The time budget (``--time``) bounds generation
 and judging; minimizing the new buckets comes after, each bounded by ``minimize_seconds``.
+
+Where programs are judged and buckets reduced is a *runner*: ``LocalRunner`` (this machine's warm
+pools) or ``cluster.RayRunner`` (one actor per worker slot on a Ray cluster). Generation, the
+order results are taken in, bucketing, the corpus, the progress record (``findings.Progress``,
+for resuming a killed campaign) and the reports are this module's, whichever runner it is.
 """
 from __future__ import annotations
 
@@ -14,8 +19,8 @@ import os
 import shutil
 import tempfile
 import time
-from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter, deque
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
@@ -24,7 +29,7 @@ from ..oracle.pool import Pool, Pools, Request
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
-from .findings import Store, bucket_id, bucket_property
+from .findings import Progress, Store, bucket_id, bucket_property, text_hash
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
 
@@ -51,6 +56,8 @@ class CampaignOptions:
     quiet: bool = False
     run_seed: int = 0
     run_options: RunOptions = RunOptions()    # for every run (``--inductor-config``)
+    resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
+    #                               judged; False: record it, starting over (``findings.Progress``)
 
 
 @dataclass
@@ -71,6 +78,8 @@ class Summary:
     known: Counter = field(default_factory=Counter)         # bucket id -> occurrences this campaign
     environment: dict = field(default_factory=dict)
     minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
+    resumed: int = 0                                        # programs judged before a resume, skipped
+    ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
 
     @property
     def per_second(self) -> float:
@@ -89,7 +98,9 @@ class Summary:
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
                 "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
                 "minimized": self.minimized,
-                "environment": self.environment}
+                "environment": self.environment,
+                **({"resumed_skipped": self.resumed} if self.resumed else {}),
+                **({"ran_on": self.ran_on} if self.ran_on else {})}
 
 
 class Status(ProgressLine):
@@ -124,26 +135,81 @@ def backend_pools(backend: str, device: str, jobs: int, timeout: float, options:
         pool.close()
 
 
-def run_campaign(opt: CampaignOptions) -> Summary:
-    """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding."""
+# ---------------------------------------------------------------- where the work runs
+class LocalRunner:
+    """Where a campaign's work runs, on this machine: warm pools of ``jobs`` workers for the
+    backend and the reference, ``jobs`` programs judged at a time, one bucket reduced at a time
+    (the reducer's own parallel windows use the ``jobs`` workers).
+
+    The runner protocol (``cluster.RayRunner`` is the other one): ``judge(example, text)``,
+    ``reduce(key, meta, outcome, bucket_dir)`` and ``recheck(job)`` return futures of what
+    ``judge_example``, ``reduce_bucket`` and ``recheck_bucket`` return; ``window`` is how many
+    programs the campaign keeps submitted ahead of the one it waits for, ``reduce_slots`` how
+    many buckets it reduces at once; ``describe()`` a line for the summary ("" here)."""
+
+    def __init__(self, opt: CampaignOptions):
+        self.opt = opt
+        self.window = max(generate.CHUNK, 2 * max(1, opt.jobs))
+        self.reduce_slots = 1
+
+    def __enter__(self):
+        self._pools = backend_pools(self.opt.backend, self.opt.device, self.opt.jobs, self.opt.timeout,
+                                    self.opt.run_options)
+        self.pool, self.ref = self._pools.__enter__()
+        self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.jobs))
+        self.workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self._ex.shutdown(wait=True, cancel_futures=True)
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self._pools.__exit__(*exc)
+        return False
+
+    def judge(self, e, text: str) -> Future:
+        return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
+
+    def reduce(self, key: str, meta: dict, outcome: dict | None, bucket_dir: str) -> Future:
+        """In place (the reducer writes the bucket directory as it goes, and resumes from it) and
+        in this thread, one at a time."""
+        f: Future = Future()
+        f.set_running_or_notify_cancel()
+        f.set_result(reduce_bucket(os.path.join(bucket_dir, "original.py"), bucket_dir, meta, outcome, self.opt,
+                                   self.pool, self.ref))
+        return f
+
+    def recheck(self, job: dict) -> Future:
+        return self._ex.submit(recheck_bucket, job, self.opt, self.pool, self.ref)
+
+    def describe(self) -> str:
+        return ""
+
+
+def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
+    """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding. ``runner``:
+    where programs are judged and buckets reduced (default: ``LocalRunner``, this machine's
+    pools); generating, bucketing and the corpus stay here."""
     run = _Campaign(opt)
-    workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
+    runner = runner if runner is not None else LocalRunner(opt)
     try:
-        with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options) as (pool, ref):
-            run.generate_and_judge(pool, ref, workdir)
+        with runner:
+            run.generate_and_judge(runner)
             run.status(run.s, run.t0, final=True)
             if opt.minimize:
-                run.minimize_pending(pool, ref)
+                run.minimize_pending(runner)
+            run.s.ran_on = runner.describe()
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        run.close()
     run.s.seconds = time.monotonic() - run.t0
     write_reports(run.s, opt)
     return run.s
 
 
 class _Campaign:
-    """One campaign's state: the corpus, the summary, the clock, the texts seen so far and the
-    buckets it opened."""
+    """One campaign's state: the corpus, the summary, the clock, the programs seen so far, the
+    buckets it opened and, when resuming is on, the progress record."""
 
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
@@ -152,62 +218,99 @@ class _Campaign:
         self.status = Status(opt.quiet, every=10)
         self.t0 = time.monotonic()
         self.deadline = self.t0 + opt.seconds if opt.seconds else None
-        self.seen_texts: set[str] = set()
+        self.progress = None
+        if opt.resume is not None:
+            self.progress = Progress(opt.corpus, opt.backend, opt.device, opt.seed, opt.shard,
+                                     {"frontend": opt.frontend, "max_ops": opt.max_ops}, resume=opt.resume)
+            self.s.resumed = len(self.progress.judged)
+        self.seen: set[str] = set(self.progress.seen) if self.progress else set()
+        self.submitted = 0
         self.new_keys: list[tuple[str, dict]] = []
+
+    def close(self) -> None:
+        if self.progress:
+            self.progress.close()
 
     def out_of_time(self) -> bool:
         return bool(self.deadline and time.monotonic() >= self.deadline)
 
-    def done(self) -> bool:
-        """The time budget is spent or ``max_examples`` programs were judged."""
+    def left(self) -> int | None:
+        """Programs ``max_examples`` still allows (judged before a resume count)."""
         limit = self.opt.max_examples
-        return self.out_of_time() or (limit is not None and self.s.programs >= limit)
+        return None if limit is None else max(0, limit - self.s.resumed - self.submitted)
 
-    def generate_and_judge(self, pool, ref, workdir: str) -> None:
-        """Chunk after chunk until done: generate, drop programs seen before, judge the rest."""
-        with ThreadPoolExecutor(max_workers=max(1, self.opt.jobs)) as ex:
-            for k in _chunks(self.opt):
-                if self.done():
-                    break
-                try:
-                    examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
-                except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
-                    self.record(generator_finding(err, self.opt.seed, k),
-                                f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
-                                f"{self.opt.seed}.{k}.-", None)
-                    continue
-                self.judge_batch(self.fresh(examples), ex, pool, ref, workdir)
-                if self.out_of_time():
-                    break
-
-    def fresh(self, examples) -> list:
-        """(example, text) of the programs not seen before, within ``max_examples``."""
-        batch = []
-        for e in examples:
-            text = to_source(e.program)
-            if text in self.seen_texts:
-                self.s.duplicates += 1
+    def programs(self):
+        """What to judge, in example order: ``(example, text)`` for each program not seen before
+        (nor judged before a resume), within ``max_examples``; ``("chunk", k)`` once every
+        program of chunk ``k`` has been handed out. Generated chunk by chunk, as the caller asks."""
+        done = self.progress.chunks if self.progress else set()
+        for k in _chunks(self.opt):
+            if self.out_of_time() or self.left() == 0:
+                return
+            if k in done:
                 continue
-            self.seen_texts.add(text)
-            batch.append((e, text))
-        limit = self.opt.max_examples
-        return batch[:max(0, limit - self.s.programs)] if limit is not None else batch
+            try:
+                examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
+            except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
+                self.record(generator_finding(err, self.opt.seed, k),
+                            f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
+                            f"{self.opt.seed}.{k}.-", None)
+                yield "chunk", k
+                continue
+            for e in examples:
+                if self.left() == 0:
+                    return
+                if self.progress and e.id in self.progress.judged:
+                    continue
+                text = to_source(e.program)
+                h = text_hash(text)
+                if h in self.seen:
+                    self.s.duplicates += 1
+                    continue
+                self.seen.add(h)
+                self.submitted += 1
+                yield e, text
+            yield "chunk", k
 
-    def judge_batch(self, batch: list, ex: ThreadPoolExecutor, pool, ref, workdir: str) -> None:
-        """Judge ``batch`` ``jobs`` at a time, taking the results in example order; past the
-        deadline the rest is cancelled."""
-        futs = [(e, text, ex.submit(_judge_one, e, text, _script_path(workdir, e.id), pool, ref, self.opt))
-                for e, text in batch]
-        tj = time.monotonic()
-        for e, text, fut in futs:
-            self.count(e, text, fut.result())
-            self.status(self.s, self.t0)
-            if self.out_of_time():
-                break
-        self.s.judge_seconds += time.monotonic() - tj
-        if self.out_of_time():
-            for _, _, fut in futs:
-                fut.cancel()
+    def generate_and_judge(self, runner) -> None:
+        """Programs handed to ``runner`` as they are generated, up to ``runner.window`` ahead;
+        results taken in example order (which example opens a bucket does not depend on timing
+        or on where it ran). Past the deadline the rest is cancelled."""
+        window: deque = deque()
+        t_first = None
+        try:
+            for item in self.programs():
+                if isinstance(item[0], str):   # ("chunk", k): every program of chunk k handed out
+                    window.append((item, None))
+                else:
+                    window.append((item, runner.judge(*item)))
+                    t_first = t_first or time.monotonic()
+                while len(window) > runner.window or (window and window[0][1] is None):
+                    self.take(*window.popleft())
+                    if self.out_of_time():
+                        return
+            while window:
+                self.take(*window.popleft())
+                if self.out_of_time():
+                    return
+        finally:
+            for _, fut in window:
+                if fut is not None:
+                    fut.cancel()
+            if t_first is not None:
+                self.s.judge_seconds += time.monotonic() - t_first
+
+    def take(self, item, fut) -> None:
+        """One item of the window: a judged program counted and recorded, or a chunk finished."""
+        if fut is None:
+            if self.progress:
+                self.progress.chunk_done(item[1])
+            return
+        e, text = item
+        self.count(e, text, fut.result())
+        if self.progress:
+            self.progress.judged_one(e.id, text)
+        self.status(self.s, self.t0)
 
     def count(self, e, text: str, j) -> None:
         """One judged program in the summary; its findings in the corpus."""
@@ -243,23 +346,44 @@ class _Campaign:
                                                 if not b.get("minimized") and not b.get("stale")
                                                 and b["key"] not in mine]
 
-    def minimize_pending(self, pool, ref) -> None:
-        """Each pending bucket minimized once, while ``minimize_budget`` allows, on this
-        campaign's backend (a bucket found on another is minimized there; a generator bucket has
-        no program: its chunk id replays it)."""
+    def minimize_pending(self, runner) -> None:
+        """Each pending bucket minimized once, while ``minimize_budget`` allows (checked as each
+        starts), ``runner.reduce_slots`` at a time, on this campaign's backend (a bucket found on
+        another is minimized there; a generator bucket has no program: its chunk id replays it).
+        Each result is stored as it arrives."""
         opt, store = self.opt, self.store
         t_min = time.monotonic()
-        for key in self.pending():
-            if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
-                break
-            meta = store.meta(key) or {}
-            if meta.get("kind") == "generator" or meta.get("backend", opt.backend) != opt.backend:
-                continue
-            _minimize(store, key, bucket_property(meta, store.outcome(key)), opt, pool, ref)
-            self.s.minimized.append(key)
-            for m in self.s.new:
-                if m["key"] == key:
-                    m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+        running: dict[Future, str] = {}
+
+        def finish(block: bool) -> None:
+            done, _ = wait(list(running), return_when=FIRST_COMPLETED) if block else (list(running), None)
+            for fut in done:
+                key = running.pop(fut)
+                try:
+                    result = fut.result()
+                except Exception as err:   # the runner gave up on it (every actor lost)
+                    result = {"error": f"{type(err).__name__}: {err}"}
+                apply_reduction(store, key, result)
+                self.s.minimized.append(key)
+                for m in self.s.new:
+                    if m["key"] == key:
+                        m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+
+        try:
+            for key in self.pending():
+                while len(running) >= max(1, runner.reduce_slots):
+                    finish(block=True)
+                if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
+                    break
+                meta = store.meta(key) or {}
+                if meta.get("kind") == "generator" or meta.get("backend", opt.backend) != opt.backend:
+                    continue
+                running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
+            while running:
+                finish(block=True)
+        finally:
+            for fut in running:
+                fut.cancel()
 
 
 def _script_path(workdir: str, example_id: str) -> str:
@@ -285,33 +409,75 @@ def generator_finding(err: Exception, seed: int, k: int):
                    f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
 
 
-def _judge_one(e, text, path, pool, ref, opt):
+# ---------------------------------------------------------------- the units of work (run where the pools are)
+def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
+    """Every oracle on one generated example (``oracles.judge``), with its own metamorphic seed."""
     return judge(e.program, text, path, pool, ref, backend=opt.backend, oracles=opt.oracles, seed=opt.run_seed,
                  example_seed=generate.example_seed(e.id))
 
 
-def _minimize(store: Store, key: str, prop, opt: CampaignOptions, pool, ref) -> None:
+def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt: CampaignOptions, pool,
+                  ref) -> dict:
+    """Reduce a bucket's program (``original``, a file) into ``out`` under the bucket's own
+    property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
+    ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
+    ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
     from ..reduce.reduction import Options, PropertyDoesNotHold, reduce_script
-    d = store.dir(key)
-    ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=d, seed=opt.run_seed, replays=2,
+    ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=out, seed=opt.run_seed, replays=2,
                    timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True, run_options=opt.run_options)
     try:
-        rep = reduce_script(os.path.join(d, "original.py"), prop, ropt, pool=pool, extra_pools={"reference": ref})
-        store.mark_minimized(key, {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
-                                                            "oracle_calls", "seconds", "property", "interrupted")})
+        rep = reduce_script(original, bucket_property(meta, outcome), ropt, pool=pool, extra_pools={"reference": ref})
+        return {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
+                                                      "oracle_calls", "seconds", "property", "interrupted")}}
     except PropertyDoesNotHold as e:
-        store.mark_stale(key, f"not reproduced when replayed: {e}", getattr(pool, "environment", None))
-    except Exception as e:   # a reduction that breaks must not lose the campaign's other findings
-        store.mark_minimized(key, {"error": f"{type(e).__name__}: {e}"})
+        return {"stale": f"not reproduced when replayed: {e}", "environment": getattr(pool, "environment", None)}
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
-def recheck(opt: CampaignOptions) -> list[dict]:
+def apply_reduction(store: Store, key: str, result: dict) -> None:
+    """What ``reduce_bucket`` returned, into the corpus (the files a remote reduction wrote come
+    along in ``result["files"]``, relative path -> text)."""
+    d = store.dir(key)
+    for rel, text in (result.get("files") or {}).items():
+        path = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    if "stale" in result:
+        store.mark_stale(key, result["stale"], result.get("environment"))
+    elif "error" in result:
+        store.mark_minimized(key, {"error": result["error"]})
+    else:
+        store.mark_minimized(key, result["minimized"])
+
+
+def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
+    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``) replayed under its
+    property, once more if it does not show it; a failure whose program the reference now
+    rejects too is no longer a finding. Returns ``reproduces``, ``reason``, ``environment``."""
+    from ..oracle.property import evaluate
+    text, path, prop = job["text"], job["path"], job["prop"]
+    pools = Pools.of(pool, reference=ref)
+    v = evaluate(prop, text, path, pools, seed=opt.run_seed)
+    if not v.holds:
+        v = evaluate(prop, text, path, pools, seed=opt.run_seed)
+    holds, reason = v.holds, v.reason
+    if holds and job["kind"] == "failure" and ref is not pool:
+        r = ref.run(Request(text, path, RunOptions(seed=opt.run_seed)))
+        if not r.ok:   # a rule the reference has learnt since: the program was never valid
+            holds, reason = False, (f"no longer a finding: the reference rejects the program too "
+                                    f"(`{r.signature}`), so it is not a valid program")
+    return {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+
+
+def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
     """Replay every bucket of ``opt.backend`` in the corpus under its property — its minimal
     repro when it has one, else its original — and record whether it still reproduces (after an
     nvFuser upgrade: which findings are fixed; after a change to fmin's reference: which were
     fmin's). A replay that does not show the property is run once more before the bucket is
-    called stale. Returns one row per bucket rechecked."""
-    from ..oracle.property import evaluate
+    called stale. ``runner``: where the replays run (default: this machine's pools); the corpus
+    is read and written here. Returns one row per bucket rechecked, in corpus order."""
     store = Store(opt.corpus)
     # a bucket found on another device (Triton on a GPU vs C++ on the CPU) is another compiler
     todo = [m for m in store.buckets() if m.get("backend") == opt.backend and m.get("kind") != "generator"
@@ -321,34 +487,28 @@ def recheck(opt: CampaignOptions) -> list[dict]:
         return rows
     status = ProgressLine(opt.quiet, every=5)
 
-    def one(m: dict, pool, ref) -> dict:
-        key = m["key"]
-        d = store.dir(key)
+    def job(m: dict) -> dict:
+        d = store.dir(m["key"])
         name = "repro.min.py" if os.path.exists(os.path.join(d, "repro.min.py")) else "original.py"
         path = os.path.join(d, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        prop = bucket_property(m, store.outcome(key))
-        if prop is None:
-            return {"id": m["id"], "key": key, "script": name, "reproduces": None,
-                    "reason": "no property recorded for this bucket"}
-        pools = Pools.of(pool, reference=ref)
-        v = evaluate(prop, text, path, pools, seed=opt.run_seed)
-        if not v.holds:
-            v = evaluate(prop, text, path, pools, seed=opt.run_seed)
-        holds, reason = v.holds, v.reason
-        if holds and m.get("kind") == "failure" and ref is not pool:
-            r = ref.run(Request(text, path, RunOptions(seed=opt.run_seed)))
-            if not r.ok:   # a rule the reference has learnt since: the program was never valid
-                holds, reason = False, (f"no longer a finding: the reference rejects the program too "
-                                        f"(`{r.signature}`), so it is not a valid program")
-        store.mark_recheck(key, holds, reason, name, getattr(pool, "environment", None))
-        return {"id": m["id"], "key": key, "script": name, "reproduces": holds, "reason": reason}
+        return {"id": m["id"], "key": m["key"], "script": name, "text": text, "path": path, "kind": m.get("kind"),
+                "prop": bucket_property(m, store.outcome(m["key"]))}
 
-    with backend_pools(opt.backend, opt.device, opt.jobs, opt.timeout, opt.run_options) as (pool, ref), \
-            ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as ex:
-        for r in ex.map(lambda m: one(m, pool, ref), todo):
-            rows.append(r)
+    runner = runner if runner is not None else LocalRunner(opt)
+    with runner:
+        jobs = [job(m) for m in todo]
+        futs = [None if j["prop"] is None else runner.recheck(j) for j in jobs]
+        for j, fut in zip(jobs, futs):
+            row = {"id": j["id"], "key": j["key"], "script": j["script"]}
+            if fut is None:
+                row.update(reproduces=None, reason="no property recorded for this bucket")
+            else:
+                r = fut.result()
+                store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"])
+                row.update(reproduces=r["reproduces"], reason=r["reason"])
+            rows.append(row)
             status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
     status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
     return rows
@@ -365,6 +525,10 @@ def summary_lines(s: Summary) -> list[str]:
             ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
             ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
             ("buckets minimized", str(len(s.minimized)))]
+    if s.resumed:
+        rows.insert(3, ("judged before (resumed)", str(s.resumed)))
+    if s.ran_on:
+        rows.insert(1, ("ran on", s.ran_on))
     w = max(len(a) for a, _ in rows)
     out = ["| " + "what".ljust(w) + " | value |", "|" + "-" * (w + 2) + "|-------|"]
     out += [f"| {a.ljust(w)} | {b} |" for a, b in rows]

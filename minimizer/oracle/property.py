@@ -235,5 +235,16 @@ def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 
     return Verdict(True, "; ".join(why for _, why in results.values()), results, outcome, evidence, prop)
 
 
-__all__ = ["Property", "Verdict", "evaluate", "Check", "Failure", "Status", "Segments", "Schedulers",
+def verdict_for_script(prop: Property, req: Request, outcome: Outcome, pools: Pools, *, seed: int = 0) -> Verdict:
+    """``fmin check``'s verdict on one script that has run (``outcome``): every check of the
+    property bound to that run (bare ``--schedulers``: the script's own multiset), all of them
+    judged; the run's saved values are deleted afterwards."""
+    from .checks.mismatch import drop_values
+    try:
+        return evaluate(prop.bind(outcome), req.script, req.path, pools, seed=seed, outcome=outcome, all_checks=True)
+    finally:
+        drop_values(outcome)   # evaluate leaves a given outcome's values alone
+
+
+__all__ = ["Property", "Verdict", "evaluate", "verdict_for_script", "Check", "Failure", "Status", "Segments", "Schedulers",
            "ErrorMatches", "Mismatch", "Slower", "ShellTest", "OrderDependent", "LayoutDependent", "Missing"]

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Programs per minute of one campaign run two ways on this machine: ``--jobs N`` (one process,
+N workers of the backend and N of the reference) and ``--ray`` with N actors on a local Ray
+cluster of N CPUs (each actor one worker of the backend and one of the reference). Same seed,
+same programs, no minimization; prints a Markdown table.
+
+    python3 scripts/bench_ray.py                       # inductor, 40 programs, seed 0, N = 2
+    python3 scripts/bench_ray.py --backend reference --examples 60 --repeat 2
+
+"judging s" is the campaign's own clock (first program handed out to last result: worker start-up
+included, as in every campaign); "warm" counts from the 5th program judged to the last (every
+worker started); "wall s" adds the set-up and, for Ray, the cluster's start (shown apart as
+"ray start s"; the actors' start is in judging).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from minimizer.fuzz.campaign import CampaignOptions, LocalRunner, run_campaign  # noqa: E402
+
+
+class Timed:
+    """A runner that notes when each judged program comes back."""
+
+    def __init__(self, inner):
+        self.inner, self.done = inner, []
+
+    def __enter__(self):
+        self.inner.__enter__()
+        self.window, self.reduce_slots = self.inner.window, self.inner.reduce_slots
+        return self
+
+    def __exit__(self, *exc):
+        return self.inner.__exit__(*exc)
+
+    def judge(self, e, text):
+        f = self.inner.judge(e, text)
+        f.add_done_callback(lambda _: self.done.append(time.monotonic()))
+        return f
+
+    def describe(self):
+        return self.inner.describe()
+
+    def warm_rate(self) -> float:
+        t = sorted(self.done)
+        return 60 * (len(t) - 5) / (t[-1] - t[4]) if len(t) > 6 and t[-1] > t[4] else float("nan")
+
+
+def one(mode: str, args, corpus: str) -> dict:
+    opt = CampaignOptions(backend=args.backend, device="cpu", max_examples=args.examples, seed=args.seed,
+                          jobs=args.jobs, corpus=corpus, minimize=False, quiet=True, timeout=600,
+                          resume=True if mode == "ray" else None)
+    t0 = time.monotonic()
+    ray_start = 0.0
+    if mode == "ray":
+        import ray
+        from minimizer.cluster import RayOptions, RayRunner
+        ray.init(address="local", num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
+        ray_start = time.monotonic() - t0
+        runner = Timed(RayRunner(opt, RayOptions(actors=args.jobs)))
+        s = run_campaign(opt, runner=runner)
+        ray.shutdown()
+    else:
+        runner = Timed(LocalRunner(opt))
+        s = run_campaign(opt, runner=runner)
+    wall = time.monotonic() - t0
+    return {"mode": mode, "programs": s.programs, "judge": s.judge_seconds, "wall": wall, "ray_start": ray_start,
+            "warm": runner.warm_rate(),
+            "statuses": dict(s.statuses), "findings": sum(s.findings.values())}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--backend", default="inductor", choices=["inductor", "reference"])
+    ap.add_argument("--examples", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=2, help="workers (--jobs) and actors (--ray)")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    rows = []
+    for rep in range(args.repeat):
+        for mode in ("jobs", "ray"):
+            with tempfile.TemporaryDirectory() as d:
+                r = one(mode, args, d)
+            rows.append(r)
+            print(f"# run {rep + 1} {mode}: {r}", file=sys.stderr, flush=True)
+    print(f"backend {args.backend} (cpu), {args.examples} programs, seed {args.seed}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f} at the end\n")
+    print("| run | programs | judging s | programs/min (judging) | programs/min (warm) | wall s | "
+          "programs/min (wall) | ray start s | findings |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        name = f"--jobs {args.jobs}" if r["mode"] == "jobs" else f"--ray, {args.jobs} actors"
+        print(f"| {name} | {r['programs']} | {r['judge']:.1f} | {60 * r['programs'] / r['judge']:.1f} | "
+              f"{r['warm']:.1f} | {r['wall']:.1f} | {60 * r['programs'] / r['wall']:.1f} | "
+              f"{r['ray_start']:.1f} | {r['findings']} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Ray is optional (``fmin[ray]``): without ``--ray`` nothing imports it — a campaign, a recheck
+and a batch check run in a fresh process end with ``ray`` absent from ``sys.modules`` — and where
+it is not installed, ``--ray`` says how to install it (exit 2, no traceback). Runs with or without
+Ray installed (an import hook hides it for the second test)."""
+import subprocess
+import sys
+
+from conftest import CORPUS, ROOT
+
+SCRIPT = CORPUS + "/rope_qkv_split.py"
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_without_the_flag_ray_is_never_imported(tmp_path):
+    code = f"""
+import sys
+from minimizer.cli import main
+corpus = sys.argv[1]
+assert main(["fuzz", "--backend", "reference", "--device", "cpu", "--max-examples", "3", "--seed", "2",
+             "--corpus", corpus, "-q"]) == 0
+assert main(["fuzz", "--recheck", "--backend", "reference", "--device", "cpu", "--corpus", corpus, "-q"]) == 0
+assert main(["check", {SCRIPT!r}, "--backend", "reference", "--device", "cpu"]) == 0
+print("ray imported:", "ray" in sys.modules)
+"""
+    r = _python(code, str(tmp_path / "c"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ray imported: False" in r.stdout
+    assert not any(n.startswith("campaign-") for n in __import__("os").listdir(tmp_path / "c"))  # no record
+
+
+HIDE_RAY = """
+import sys
+class NoRay:
+    def find_spec(self, name, path=None, target=None):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+sys.meta_path.insert(0, NoRay())
+from minimizer.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_without_ray_installed_the_flag_says_how_to_install_it(tmp_path):
+    for args in (["fuzz", "--ray", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path)],
+                 ["check", SCRIPT, "--ray", "--backend", "reference", "--device", "cpu"],
+                 ["check", "--ray", SCRIPT, "--backend", "reference"]):   # a script after --ray is a script
+        r = _python(HIDE_RAY, *args)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert "pip install 'fmin[ray]'" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_bad_ray_address_is_a_usage_error(tmp_path):
+    r = _python(HIDE_RAY, "fuzz", "--ray", "no address", "--backend", "reference", "--device", "cpu",
+                "--corpus", str(tmp_path))
+    assert r.returncode == 2 and "--ray: expected an address" in r.stderr, r.stderr
