@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from .argtypes import NON_NEGATIVE_INT, POSITIVE_INT, POSITIVE_SECONDS
+from .argtypes import NON_NEGATIVE_INT, POSITIVE_INT, POSITIVE_SECONDS, number
 from .errors import ScriptError, UsageError
 
 
@@ -111,9 +111,9 @@ def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
                         "--ray-gpus-per-actor, hold). ADDRESS: auto (the cluster `ray start` made), HOST:PORT, "
                         "ray://HOST:PORT, local; omitted: RAY_ADDRESS, else the cluster started here, else a new "
                         "local one")
-    p.add_argument("--ray-cpus-per-actor", type=_number(float, 0, inclusive=False), default=1.0, metavar="N",
+    p.add_argument("--ray-cpus-per-actor", type=number(float, 0, inclusive=False), default=1.0, metavar="N",
                    help="CPUs Ray reserves for each actor (default 1)")
-    p.add_argument("--ray-gpus-per-actor", type=_number(float, 0), default=None, metavar="N",
+    p.add_argument("--ray-gpus-per-actor", type=number(float, 0), default=None, metavar="N",
                    help="GPUs Ray reserves for each actor; fractional shares a GPU (0.25: four actors compile and "
                         "run on each GPU at once); default 0.25 with --device cuda, else 0")
 

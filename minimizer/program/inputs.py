@@ -365,11 +365,9 @@ class Evaluator:
             shape = args[0] if len(args) == 1 and isinstance(args[0], tuple) else tuple(args)
             return torch.empty(shape, dtype=kwargs.get("dtype") or torch.get_default_dtype(), device="meta")
         if name == "randint":
-            ints = [a for a in args if not isinstance(a, tuple)]
             size = next((a for a in args if isinstance(a, tuple)), kwargs.get("size"))
             if size is None:
                 raise _Unsupported(node, "randint needs a size")
-            del ints
             return torch.empty(size, dtype=kwargs.get("dtype") or torch.int64, device="meta")
         if name == "full":
             shape, value = args[0], args[1] if len(args) > 1 else kwargs.get("fill_value")
