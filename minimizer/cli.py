@@ -488,7 +488,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign import CampaignOptions, run_campaign, summary_lines
+    from .fuzz.campaign import CampaignOptions, default_frontend, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
     oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
     bad = [o for o in oracles if o not in ORACLES]
@@ -498,12 +498,8 @@ def cmd_fuzz(args) -> int:
     ray_opt = _ray_options(args, device)
     if args.replay:
         return _replay(args, backend, device, oracles)
-    frontend = args.frontend
-    if backend == "nvfuser" and frontend is None:
-        import importlib.util
-        if importlib.util.find_spec("nvfuser") is None:   # nvFuser >= 0.2.36 has no legacy frontend
-            frontend = "nvfuser_direct"
-    args.frontend = frontend
+    if args.frontend is None:
+        args.frontend = default_frontend(backend)
     max_examples = args.max_examples if (args.max_examples is not None or args.time) else 100
     opt = CampaignOptions(backend=backend, device=device, seconds=args.time, max_examples=max_examples,
                           seed=args.seed, jobs=args.jobs, shard=_shard(args.shard), corpus=args.corpus,

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Programs per minute of one campaign run two ways on this machine: ``--jobs N`` (one process,
 N workers of the backend and N of the reference) and ``--ray`` with N actors on a local Ray
-cluster of N CPUs (each actor one worker of the backend and one of the reference). Same seed,
+cluster of N CPUs (each actor one worker of the backend and one of the reference; on cuda each
+actor holds a 1/N share of the one GPU, ``--gpus-per-actor``). Same seed,
 same programs, no minimization; prints a Markdown table.
 
     python3 scripts/bench_ray.py                       # inductor, 40 programs, seed 0, N = 2
     python3 scripts/bench_ray.py --backend reference --examples 60 --repeat 2
+    python3 scripts/bench_ray.py --backend nvfuser --device cuda --jobs 4 --time 120   # one GPU, 4 actors of 0.25
 
 "judging s" is the campaign's own clock (first program handed out to last result: worker start-up
 included, as in every campaign); "warm" counts from the 5th program judged to the last (every
@@ -22,7 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from minimizer.fuzz.campaign import CampaignOptions, LocalRunner, run_campaign  # noqa: E402
+from minimizer.fuzz.campaign import CampaignOptions, LocalRunner, default_frontend, run_campaign  # noqa: E402
 
 
 class Timed:
@@ -53,17 +55,21 @@ class Timed:
 
 
 def one(mode: str, args, corpus: str) -> dict:
-    opt = CampaignOptions(backend=args.backend, device="cpu", max_examples=args.examples, seed=args.seed,
+    opt = CampaignOptions(backend=args.backend, device=args.device, seed=args.seed,
+                          frontend=default_frontend(args.backend), max_examples=None if args.time else args.examples, seconds=args.time,
                           jobs=args.jobs, corpus=corpus, minimize=False, quiet=True, timeout=600,
                           resume=True if mode == "ray" else None)
+    cuda = args.device == "cuda"
     t0 = time.monotonic()
     ray_start = 0.0
     if mode == "ray":
         import ray
         from minimizer.cluster import RayOptions, RayRunner
-        ray.init(address="local", num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
+        gpus = args.gpus_per_actor if args.gpus_per_actor is not None else (1 / args.jobs if cuda else 0.0)
+        ray.init(address="local", num_cpus=args.jobs, num_gpus=1 if cuda else 0, include_dashboard=False,
+                 log_to_driver=False)
         ray_start = time.monotonic() - t0
-        runner = Timed(RayRunner(opt, RayOptions(actors=args.jobs)))
+        runner = Timed(RayRunner(opt, RayOptions(actors=args.jobs, gpus_per_actor=gpus)))
         s = run_campaign(opt, runner=runner)
         ray.shutdown()
     else:
@@ -77,8 +83,11 @@ def one(mode: str, args, corpus: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--backend", default="inductor", choices=["inductor", "reference"])
+    ap.add_argument("--backend", default="inductor", choices=["inductor", "reference", "nvfuser"])
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--examples", type=int, default=40)
+    ap.add_argument("--time", type=float, default=None, help="seconds per campaign instead of --examples")
+    ap.add_argument("--gpus-per-actor", type=float, default=None, help="default on cuda: 1/jobs of the one GPU")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2, help="workers (--jobs) and actors (--ray)")
     ap.add_argument("--repeat", type=int, default=1)
@@ -90,7 +99,8 @@ def main() -> None:
                 r = one(mode, args, d)
             rows.append(r)
             print(f"# run {rep + 1} {mode}: {r}", file=sys.stderr, flush=True)
-    print(f"backend {args.backend} (cpu), {args.examples} programs, seed {args.seed}, {os.cpu_count()} cores, "
+    budget = f"{args.time:g} s per campaign" if args.time else f"{args.examples} programs"
+    print(f"backend {args.backend} ({args.device}), {budget}, seed {args.seed}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at the end\n")
     print("| run | programs | judging s | programs/min (judging) | programs/min (warm) | wall s | "
           "programs/min (wall) | ray start s | findings |")

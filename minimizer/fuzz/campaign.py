@@ -113,6 +113,16 @@ class Status(ProgressLine):
                   f"findings {sum(s.findings.values())}  new buckets {len(s.new)}  known {len(s.known)}", final)
 
 
+def default_frontend(backend: str) -> str | None:
+    """The frontend to generate for when none is asked: both (None), except on nvFuser without
+    its legacy module (0.2.36 removed it), where a legacy program could only be refused unjudged
+    — half of a campaign's programs wasted (seen on the H200: scripts/bench_ray.py before it asked)."""
+    import importlib.util
+    if backend == "nvfuser" and importlib.util.find_spec("nvfuser") is None:
+        return "nvfuser_direct"
+    return None
+
+
 def _chunks(opt: CampaignOptions):
     i, n = opt.shard
     k = i
