@@ -118,6 +118,15 @@ def test_default_property_of_a_segmented_original():
     # kernels that share only an input keep their count instead
     q = Property.from_outcome(nvf(graph_of("logs-0.2.36/reduction_and_pointwise_outputs.log")), connected=True)
     assert [c.name for c in q.checks] == ["status", "connected", "kernels"] and q.checks[2].n == 3
+    # ... and their schedulers: two reductions over other axes are not met by any two kernels
+    k = q.checks[2]
+    assert k.kinds == ("pointwise", "reduction", "reduction") and "[pointwise, reduction×2]" in k.describe()
+    def run(*schedulers):
+        return Outcome("ok", "nvfuser", segments=len(schedulers), schedulers=list(schedulers))
+    held, why = k.holds(run("pointwise", "pointwise", "reduction", "expr_eval"))
+    assert not held and "expected [pointwise, reduction×2]" in why
+    assert k.holds(run("reduction", "expr_eval", "pointwise", "reduction"))[0]   # order and non-kernels aside
+    assert Property.from_json(q.to_json()) == q
     # one kernel: nothing to reduce by default
     one = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "expr_eval"],
                   graph={"segments": [{"scheduler": "pointwise"}, {"scheduler": "expr_eval", "kernel": False}]})

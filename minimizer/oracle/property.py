@@ -21,7 +21,7 @@ from .checks import (Check, ErrorMatches, Failure, LayoutDependent, Mismatch, Mi
                      Segments, ShellTest, Slower, Status, Trial, by_name, checks)
 from .checks.boundary import BoundaryKept
 from .checks.connected import Connected
-from .checks.kernels import Kernels, kernel_count
+from .checks.kernels import Kernels, kernel_count, kernel_schedulers
 from .checks.schedulers import multiset
 from .outcome import Outcome
 from .pool import Pools, Request
@@ -37,7 +37,9 @@ class Property:
         user asking "why does this split?" means — one of its kernel boundaries kept (a kernel
         feeding another through an intermediate tensor, the same scheduler kinds at both ends),
         in one connected fusion when the original is connected (``connected``). An original
-        whose kernels are not joined by intermediates keeps its kernel count; one whose backend
+        whose kernels are not joined by intermediates keeps its kernel count and their schedulers
+        (two reductions over different axes stay two reductions, not any two kernels — a
+        ``segment_set`` copy and a sum met the count alone on Inductor); one whose backend
         reports segments but no graph keeps the segment count and scheduler multiset. Kernel
         counts of 0 or 1 give ``Status("ok")`` alone: nothing to reduce (see ``interesting``)."""
         if not o.ok:
@@ -50,7 +52,7 @@ class Property:
         if g is not None and g.boundaries():
             found.append(BoundaryKept(None).bind(o))
         elif g is not None and k is not None and k >= 2:
-            found.append(Kernels("==", k))
+            found.append(Kernels("==", k, kinds=kernel_schedulers(o)))
         elif g is None and o.segments is not None and (k or 0) >= 2:
             found.append(Segments("==", o.segments))
             if o.schedulers is not None:

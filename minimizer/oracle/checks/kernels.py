@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from ...backends import get as get_backend
 from .base import Check, register
+from .schedulers import fmt_multiset, multiset
 from .segments import COMPARISONS, parse_count, plural
 
 
@@ -20,11 +21,18 @@ def kernel_count(o) -> int | None:
     """Kernel segments of an outcome (None where the backend reports no segments)."""
     if o.schedulers is None:
         return None if o.segments is None else o.segments
+    return len(kernel_schedulers(o))
+
+
+def kernel_schedulers(o) -> tuple[str, ...] | None:
+    """The schedulers of an outcome's kernel segments, as a sorted multiset (None: not reported)."""
+    if o.schedulers is None:
+        return None
     try:
         skip = get_backend(o.backend).non_kernel if o.backend else frozenset()
     except ValueError:
         skip = frozenset()
-    return sum(1 for s in o.schedulers if str(s).strip().lower() not in skip)
+    return multiset(s for s in o.schedulers if str(s).strip().lower() not in skip)
 
 
 @register
@@ -35,6 +43,8 @@ class Kernels(Check):
     order: ClassVar[int] = 11
     op: str
     n: int | None = None     # None: the original's count (``bind``)
+    kinds: tuple[str, ...] | None = None   # also these kernel schedulers (the default of an original
+    #                                        whose kernels share only inputs: ``Property.from_outcome``)
 
     @classmethod
     def add_arguments(cls, g):
@@ -58,7 +68,20 @@ class Kernels(Check):
         if self.n is None:
             return False, "no kernel count to compare with"
         ok = COMPARISONS[self.op](k, self.n)
-        return ok, plural(k, "kernel") + ("" if ok else f", expected {self.op} {self.n}")
+        if not ok:
+            return False, plural(k, "kernel") + f", expected {self.op} {self.n}"
+        got = kernel_schedulers(o)
+        if self.kinds is not None and got != self.kinds:
+            return False, f"kernels {fmt_multiset(got or ())}, expected {fmt_multiset(self.kinds)}"
+        return True, plural(k, "kernel") + (f" {fmt_multiset(got)}" if self.kinds is not None else "")
 
     def describe(self):
-        return f"kernels {self.op} {self.n if self.n is not None else 'the original count'}"
+        kinds = f" {fmt_multiset(self.kinds)}" if self.kinds is not None else ""
+        return f"kernels {self.op} {self.n if self.n is not None else 'the original count'}{kinds}"
+
+    @classmethod
+    def from_json(cls, d):
+        d = {k: v for k, v in d.items() if k != "check"}
+        if d.get("kinds") is not None:
+            d["kinds"] = tuple(d["kinds"])
+        return cls(**d)
