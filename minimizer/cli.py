@@ -402,10 +402,17 @@ def cmd_check(args) -> int:
         runner = lambda n: RayRunner(copt, ray_opt, max_actors=n)   # noqa: E731
     table = None if args.json else Table(prop, emit)
     status = ProgressLine(args.json)
+
+    def start(n: int) -> None:
+        if runner is None:
+            status.starting(backend, device, n)
+        else:
+            status.note(f"fmin: running {len(paths) - len(refused)} script(s) on Ray actors ({backend} on {device}; "
+                        "each actor starts its own workers)")
     failed = failing = unjudgeable = 0
     rows = check_scripts(paths, backend=backend, device=device, jobs=max(1, workers), timeout=args.timeout,
                          seed=args.seed, prop=prop, options=_run_options(args), refused=refused,
-                         on_start=lambda n: status.starting(backend, device, n), runner=runner)
+                         on_start=start, runner=runner)
     for n, row in enumerate(rows):
         if n == 0 and table is not None:
             table.header()
