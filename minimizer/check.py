@@ -13,8 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .backends import RunOptions
-from .oracle import Pools, Request
+from .oracle import Request
+from .oracle.context import RunContext
+from .oracle.session import Candidate, Session, Verdict as SessionVerdict, chain
 from .oracle.checks.kernels import kernel_count
 from .oracle.outcome import Outcome
 from .oracle.property import Property, Verdict, verdict_for_script
@@ -37,13 +38,13 @@ class Row:
 
 
 class LocalChecks:
-    """Scripts checked here: one pool of ``jobs`` warm workers (and one for the property's extra
-    runs), ``jobs`` scripts at a time. ``--ray`` gives ``check_scripts`` a cluster runner with the
-    same ``check`` instead (``cluster.RayRunner``)."""
+    """Scripts checked here: one pool of ``ctx.jobs`` warm workers (and one for the property's
+    extra runs), that many scripts at a time. ``--ray`` gives ``check_scripts`` a cluster runner
+    with the same ``check`` instead (``cluster.RayRunner``)."""
 
-    def __init__(self, backend: str, device: str, jobs: int, timeout: float, options: RunOptions | None):
-        self._pools = Pools(backend, device, jobs=jobs, timeout=timeout, options=options, extra_jobs=1)
-        self._ex = ThreadPoolExecutor(max_workers=max(1, jobs))
+    def __init__(self, ctx: RunContext):
+        self._pools = ctx.pools(extra_jobs=1)
+        self._ex = ThreadPoolExecutor(max_workers=max(1, ctx.jobs))
 
     def __enter__(self):
         self.pools = self._pools.__enter__()
@@ -62,18 +63,17 @@ class LocalChecks:
         return self._ex.submit(one)
 
 
-def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, timeout: float, seed: int,
-                  prop: Property | None, options: RunOptions | None = None, refused: dict[str, str] | None = None,
+def check_scripts(paths: list[str], ctx: RunContext, prop: Property | None, *, refused: dict[str, str] | None = None,
                   on_start: Callable[[int], None] | None = None,
                   runner: Callable[[int], object] | None = None) -> Iterator[Row]:
     """Run each script (already read: fmin can parse it) and yield its row as it completes.
     ``refused`` scripts (path -> why: they do not fit in memory) are not run: their rows say why,
-    as environment failures. ``runner(n)`` makes where ``n`` scripts run (default: here,
-    ``LocalChecks``)."""
+    as environment failures. Scripts are judged through one ``Session`` (the same text twice
+    runs once). ``runner(n)`` makes where ``n`` scripts run (default: here, ``LocalChecks``)."""
     refused = refused or {}
     for path in paths:
         if path in refused:
-            yield Row(path, Outcome("error", backend, signature="fmin: not enough memory", message=refused[path],
+            yield Row(path, Outcome("error", ctx.backend, signature="fmin: not enough memory", message=refused[path],
                                     error_kind="environment"), None)
     want = bool(prop and prop.needs_values)
     reqs = []
@@ -81,18 +81,27 @@ def check_scripts(paths: list[str], *, backend: str, device: str, jobs: int, tim
         if path in refused:
             continue
         with open(path, encoding="utf-8") as f:
-            reqs.append((path, Request(f.read(), os.path.abspath(path), RunOptions(seed=seed, want_values=want))))
+            reqs.append((path, ctx.request(f.read(), os.path.abspath(path), want_values=want)))
     if not reqs:
         return
-    n = min(jobs, len(reqs))
+    n = min(ctx.jobs, len(reqs))
     if on_start is not None:
         on_start(n)
-    where = runner(len(reqs)) if runner is not None else LocalChecks(backend, device, n, timeout, options)
+    where = runner(len(reqs)) if runner is not None else LocalChecks(ctx.replace(jobs=n))
     with where as r:
-        futures = {r.check(req, prop, seed): path for path, req in reqs}
-        for fut in as_completed(futures):
-            o, v = fut.result()
-            yield Row(futures[fut], o, v)
+        by_text = {req.script: req for _, req in reqs}
+
+        def submit(c: Candidate) -> Future:
+            return chain(r.check(by_text[c.text], prop, ctx.seed),
+                         lambda ov: SessionVerdict(ov[1] is None or ov[1].holds, outcome=ov[0], detail=ov[1]))
+        session = Session(submit=submit)
+        paths_of: dict[Future, list[str]] = {}
+        for path, req in reqs:
+            paths_of.setdefault(session.submit(Candidate(req.script)), []).append(path)
+        for fut in as_completed(paths_of):
+            v = fut.result()
+            for path in paths_of[fut]:
+                yield Row(path, v.outcome, v.detail)
 
 
 def row_json(row: Row, device: str, prop: Property | None) -> str:

@@ -68,14 +68,6 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _memory_plan(program, backend: str, device: str, jobs: int, prop, args):
-    """``oracle.memory.plan`` for one script under this command's property and flags."""
-    from .oracle.checks.mismatch import Mismatch
-    from .oracle.memory import plan
-    mism = bool(prop is not None and prop.find(Mismatch))
-    return plan(program, backend, device, jobs, reference=mism, fp64=mism, cap=getattr(args, "max_memory", None))
-
-
 def _jobs(text: str):
     if text == "auto":
         return "auto"
@@ -192,18 +184,25 @@ def _property(args):
         raise UsageError(str(e)) from None
 
 
-def _run_options(args):
-    """The options every run of this command gets (``--inductor-config``)."""
+def _context(args, seed: int | None = None):
+    """The run context of this command, built once from its arguments: backend and device
+    (refused here when this machine cannot run them), workers, timeout, torch seed, the options
+    of every run (``--inductor-config``), the memory it may plan with, quiet, the command line.
+    ``seed``: the torch seed where the command's ``--seed`` means something else (a campaign's)."""
     from .backends import RunOptions
+    from .oracle.context import RunContext
+    backend, device = _backend(args)
     cfg = _inductor_config(getattr(args, "inductor_config", None) or [])
-    return RunOptions(inductor_config=tuple(sorted(cfg.items())))
+    return RunContext(backend=backend, device=device, jobs=args.jobs, timeout=args.timeout,
+                      seed=args.seed if seed is None else seed,
+                      options=RunOptions(inductor_config=tuple(sorted(cfg.items()))),
+                      max_memory=getattr(args, "max_memory", None), quiet=bool(getattr(args, "quiet", False)),
+                      command=_command_line())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _add_check(sub) -> None:
+    """fmin check: scripts in, a row each."""
     from .oracle.property import Property
-    ap = argparse.ArgumentParser(prog="fmin", description="nvFuser repro minimizer and fuzzer")
-    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
-
     c = sub.add_parser("check", help="run scripts and report status, outputs and errors")
     c.add_argument("scripts", nargs="*", metavar="SCRIPT")   # at least one (``--ray a.py`` may have taken it)
     _add_run_options(c)
@@ -211,6 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ray_options(c, "run the scripts")
     Property.add_arguments(c)
 
+
+def _add_reduce(sub) -> None:
+    """fmin reduce (also: fmin SCRIPT)."""
+    from .oracle.property import Property
     r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
                                       "(also: fmin SCRIPT)")
     r.add_argument("script", metavar="SCRIPT")
@@ -232,6 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(by default fmin reduces its `fmin upgrade` translation there)")
     r.add_argument("-q", "--quiet", action="store_true", help="no status line")
 
+
+def _add_isolate(sub) -> None:
+    """fmin isolate GOOD BAD."""
     i = sub.add_parser("isolate", help="which differences between a GOOD and a BAD script explain their "
                                        "different outcomes (delta debugging over the aligned differences)")
     i.add_argument("good", metavar="GOOD")
@@ -242,6 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--max-tests", type=POSITIVE_INT, default=200, help="oracle calls per direction (default 200)")
     i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
+
+def _add_fuzz(sub) -> None:
+    """fmin fuzz: a campaign (or --replay, --recheck)."""
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
     _add_run_options(z)
@@ -267,6 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     z.add_argument("--minimize-budget", type=POSITIVE_SECONDS, default=None, metavar="S",
                    help="seconds for all reductions of this campaign together (default: no limit); buckets "
                         "left unminimized are minimized by a later campaign on the same corpus")
+    _add_fuzz_modes(z)
+
+
+def _add_fuzz_modes(z) -> None:
+    """What a campaign exits on, and the modes that are not a campaign (replay, recheck, Ray, resume)."""
     z.add_argument("--fail-on", choices=["new", "fmin", "never"], default="new",
                    help="exit 1 on any new finding (default), only on new findings in fmin's own code "
                         "(what CI on the CPU backends wants), or never")
@@ -285,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="judge every example again, starting the record over")
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
+
+def _add_maintenance(sub) -> None:
+    """fmin merge-findings and fmin upgrade."""
     m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
     m.add_argument("sources", nargs="+", metavar="DIR")
     m.add_argument("--into", required=True, metavar="DIR")
@@ -295,6 +312,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the frontend to write for: nvfuser_direct (default; nvFuser 0.2.36 and later have only "
                         "this one) or the legacy nvfuser")
     u.add_argument("-o", "--output", help="where to write (default: standard output); never the input file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="fmin", description="nvFuser repro minimizer and fuzzer")
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
+    for add in (_add_check, _add_reduce, _add_isolate, _add_fuzz, _add_maintenance):
+        add(sub)
     return ap
 
 
@@ -362,57 +386,20 @@ def cmd_check(args) -> int:
     import re
     from .check import Table, check_scripts, row_json
     from .oracle.triage import ENVIRONMENT, SCRIPT
-    from .progress import ProgressLine
     if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray) and os.path.exists(args.ray):
         args.scripts.insert(0, args.ray)   # ``--ray a.py b.py``: a script, not an address
         args.ray = ""
     if not args.scripts:
         raise UsageError("check: the following arguments are required: SCRIPT")
-    backend, device = _backend(args)
-    ray_opt = _ray_options(args, device)
+    ctx = _context(args)
+    ray_opt = _ray_options(args, ctx.device)
     prop = _property(args)
-    bad, paths = 0, []
-    refused: dict[str, str] = {}      # path -> why it is not run (it does not fit in memory)
-    workers = args.jobs
-    for path in args.scripts:
-        try:
-            program = _read(path)  # static check first: a script fmin cannot read is reported, not run
-        except (ScriptError, UsageError) as e:
-            print(f"fmin: {e}", file=sys.stderr)
-            bad += 1
-            continue
-        paths.append(path)
-        if args.ray is not None:
-            continue   # the actors' machines, not this one, run it
-        mem = _memory_plan(program, backend, device, args.jobs, prop, args)
-        if mem.refusal:
-            refused[path] = mem.refusal
-        else:
-            workers = min(workers, mem.jobs)
-
-    def emit(line: str) -> None:
-        print(line, flush=True)
-
-    runner = None
-    if ray_opt is not None:
-        from .cluster import RayRunner
-        from .fuzz.campaign import CampaignOptions
-        copt = CampaignOptions(backend=backend, device=device, timeout=args.timeout, run_options=_run_options(args),
-                               run_seed=args.seed)
-        runner = lambda n: RayRunner(copt, ray_opt, max_actors=n)   # noqa: E731
-    table = None if args.json else Table(prop, emit)
-    status = ProgressLine(args.json)
-
-    def start(n: int) -> None:
-        if runner is None:
-            status.starting(backend, device, n)
-        else:
-            status.note(f"fmin: running {len(paths) - len(refused)} script(s) on Ray actors ({backend} on {device}; "
-                        "each actor starts its own workers)")
+    paths, refused, workers, bad = _check_plan(args, ctx, prop)
+    table = None if args.json else Table(prop, lambda line: print(line, flush=True))
     failed = failing = unjudgeable = 0
-    rows = check_scripts(paths, backend=backend, device=device, jobs=max(1, workers), timeout=args.timeout,
-                         seed=args.seed, prop=prop, options=_run_options(args), refused=refused,
-                         on_start=start, runner=runner)
+    rows = check_scripts(paths, ctx.replace(jobs=max(1, workers)), prop, refused=refused,
+                         on_start=_check_start(ctx, ray_opt, len(paths) - len(refused), quiet=args.json),
+                         runner=_check_runner(ctx, ray_opt))
     for n, row in enumerate(rows):
         if n == 0 and table is not None:
             table.header()
@@ -422,7 +409,7 @@ def cmd_check(args) -> int:
         if table is not None:
             table.row(row)
         else:
-            emit(row_json(row, device, prop))
+            print(row_json(row, ctx.device, prop), flush=True)
     if bad or (unjudgeable and prop is None):   # with property flags, the property is the verdict
         return 2
     if prop is not None:
@@ -430,18 +417,64 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
+def _check_plan(args, ctx, prop):
+    """Which scripts ``check`` runs: those fmin can read (the others are reported on stderr and
+    counted), with those that do not fit in memory refused with a reason; and how many workers
+    fit. With ``--ray`` the actors' machines, not this one, run them."""
+    bad, paths, refused, workers = 0, [], {}, ctx.jobs
+    for path in args.scripts:
+        try:
+            program = _read(path)  # static check first: a script fmin cannot read is reported, not run
+        except (ScriptError, UsageError) as e:
+            print(f"fmin: {e}", file=sys.stderr)
+            bad += 1
+            continue
+        paths.append(path)
+        if args.ray is not None:
+            continue
+        mem = ctx.memory_plan(program, prop)
+        if mem.refusal:
+            refused[path] = mem.refusal
+        else:
+            workers = min(workers, mem.jobs)
+    return paths, refused, workers, bad
+
+
+def _check_runner(ctx, ray_opt):
+    """Where ``check`` runs its scripts: here (None), or a Ray runner of ``n`` actors."""
+    if ray_opt is None:
+        return None
+    from .cluster import RayRunner
+    from .fuzz.campaign import CampaignOptions
+    copt = CampaignOptions(ctx=ctx)
+    return lambda n: RayRunner(copt, ray_opt, max_actors=n)
+
+
+def _check_start(ctx, ray_opt, n_scripts: int, quiet: bool):
+    from .progress import ProgressLine
+    status = ProgressLine(quiet)
+
+    def start(n: int) -> None:
+        if ray_opt is None:
+            status.starting(ctx.backend, ctx.device, n)
+        else:
+            status.note(f"fmin: running {n_scripts} script(s) on Ray actors ({ctx.backend} on {ctx.device}; "
+                        "each actor starts its own workers)")
+    return start
+
+
 def cmd_reduce(args) -> int:
-    from .reduce.reduction import Options, PropertyDoesNotHold, Refused, reduce_script
-    _read(args.script)  # a script fmin cannot read stops here, before any worker starts
+    from .oracle.original import Original
+    from .reduce.reduction import PropertyDoesNotHold, ReduceOptions, Refused, reduce_script
+    program = _read(args.script)  # a script fmin cannot read stops here, before any worker starts
     prop = _property(args)
-    backend, device = _backend(args)
-    opt = Options(backend=backend, device=device, jobs=args.jobs, out=args.out,
-                  seed=args.seed, replays=args.replays, timeout=args.timeout, max_tests=args.max_tests,
-                  max_seconds=args.max_time, resume=not args.no_resume, quiet=args.quiet,
-                  run_options=_run_options(args), allow_degenerate=args.allow_degenerate,
-                  command=_command_line(), keep_frontend=args.keep_frontend, max_memory=args.max_memory)
+    ctx = _context(args)
+    opt = ReduceOptions(out=args.out, replays=args.replays, max_tests=args.max_tests, max_seconds=args.max_time,
+                        resume=not args.no_resume, allow_degenerate=args.allow_degenerate,
+                        keep_frontend=args.keep_frontend)
     try:
-        rep = reduce_script(args.script, prop, opt)
+        original = Original.parsed(args.script, program, backend=ctx.backend, keep_frontend=opt.keep_frontend)
+        rep = reduce_script(args.script, prop, ctx, opt, original=original)
     except Refused as e:
         print(f"fmin: {args.script}: {e}\nfmin: nothing reduced, nothing written: fmin reduces failures of the "
               f"fusion, not of the script or the machine", file=sys.stderr)
@@ -467,15 +500,12 @@ def cmd_reduce(args) -> int:
 
 
 def cmd_isolate(args) -> int:
-    from .isolate import IsolateError, Options, isolate, summary_lines, write
+    from .isolate import IsolateError, isolate, summary_lines, write
     _read(args.good)
     _read(args.bad)
-    backend, device = _backend(args)
-    opt = Options(backend=backend, device=device, jobs=args.jobs,
-                  seed=args.seed, timeout=args.timeout, max_tests=args.max_tests, run_options=_run_options(args),
-                  quiet=args.quiet)
+    ctx = _context(args)
     try:
-        d = isolate(args.good, args.bad, opt=opt)
+        d = isolate(args.good, args.bad, ctx, max_tests=args.max_tests)
     except IsolateError as e:
         raise UsageError(f"{args.good} vs {args.bad}: {e}") from None
     out = args.out or os.path.splitext(args.bad)[0] + ".isolate"
@@ -501,19 +531,18 @@ def cmd_fuzz(args) -> int:
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
-    backend, device = _backend(args)
-    ray_opt = _ray_options(args, device)
+    ctx = _context(args, seed=0)   # --seed chooses the programs; every run's torch seed is 0
+    ray_opt = _ray_options(args, ctx.device)
     if args.replay:
-        return _replay(args, backend, device, oracles)
+        return _replay(args, ctx, oracles)
     if args.frontend is None:
-        args.frontend = default_frontend(backend)
+        args.frontend = default_frontend(ctx.backend)
     max_examples = args.max_examples if (args.max_examples is not None or args.time) else 100
-    opt = CampaignOptions(backend=backend, device=device, seconds=args.time, max_examples=max_examples,
-                          seed=args.seed, jobs=args.jobs, shard=_shard(args.shard), corpus=args.corpus,
+    opt = CampaignOptions(ctx=ctx, seconds=args.time, max_examples=max_examples,
+                          seed=args.seed, shard=_shard(args.shard), corpus=args.corpus,
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget,
-                          timeout=args.timeout, quiet=args.quiet, run_options=_run_options(args),
                           resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
@@ -545,9 +574,10 @@ def _recheck(opt, ray_opt=None) -> int:
     if opt.summary:
         import json
         with open(opt.summary, "w", encoding="utf-8") as f:
-            json.dump({"backend": opt.backend, "device": opt.device, "corpus": opt.corpus, "buckets": rows}, f, indent=1)
+            json.dump({"backend": opt.ctx.backend, "device": opt.ctx.device, "corpus": opt.corpus, "buckets": rows},
+                      f, indent=1)
     if not rows:
-        print(f"no {opt.backend} buckets in {opt.corpus}")
+        print(f"no {opt.ctx.backend} buckets in {opt.corpus}")
         return 0
     print("| bucket | script | reproduces | reason |\n|---|---|---|---|")
     for r in rows:
@@ -555,11 +585,11 @@ def _recheck(opt, ray_opt=None) -> int:
         why = r["reason"].replace("|", "\\|").replace("\n", " ")
         print(f"| {r['id']} | {r['script']} | {rep} | {why[:160]} |")
     n = sum(r["reproduces"] is False for r in rows)
-    print(f"{len(rows)} bucket(s) rechecked on {opt.backend}: {len(rows) - n} reproduce, {n} stale")
+    print(f"{len(rows)} bucket(s) rechecked on {opt.ctx.backend}: {len(rows) - n} reproduce, {n} stale")
     return 0
 
 
-def _replay(args, backend, device, oracles) -> int:
+def _replay(args, ctx, oracles) -> int:
     from .fuzz import generate
     from .fuzz.campaign import backend_pools
     from .fuzz.oracles import judge
@@ -570,11 +600,11 @@ def _replay(args, backend, device, oracles) -> int:
         raise UsageError(str(e)) from None
     text = to_source(prog)
     sys.stdout.write(text)
-    with backend_pools(backend, device, 1, args.timeout, _run_options(args)) as (pool, ref):
-        j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=backend,
-                  oracles=oracles, seed=0, example_seed=generate.example_seed(args.replay))
+    with backend_pools(ctx, jobs=1) as (pool, ref):
+        j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=ctx.backend,
+                  oracles=oracles, seed=ctx.seed, example_seed=generate.example_seed(args.replay))
     o = j.outcome
-    print(f"# {args.replay} on {backend}: {o.status}" + (f" `{o.signature}`" if not o.ok else
+    print(f"# {args.replay} on {ctx.backend}: {o.status}" + (f" `{o.signature}`" if not o.ok else
                                                          f", {o.segments} segments" if o.segments is not None else ""))
     for f in j.findings:
         print(f"# finding [{f.owner}] {f.kind}: {f.words}")

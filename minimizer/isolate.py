@@ -27,9 +27,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .backends import RunOptions
 from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
+from .oracle.context import RunContext
 from .oracle.outcome import boundary_change, outcome_key, outcome_words
+from .oracle.session import Session, Verdict as SessionVerdict
 from .reduce.ddmin import ddmin
 
 _LAYOUT_ARGS = ("contiguity", "stride_order", "contiguous")
@@ -449,76 +450,56 @@ def _field_words(s: Stmt, a, fs) -> str:
 
 
 # ---------------------------------------------------------------- the command
-@dataclass
-class Options:
-    backend: str = "reference"
-    device: str = "cpu"
-    jobs: int = 1
-    seed: int = 0
-    timeout: float = 600.0
-    max_tests: int | None = 200
-    run_options: RunOptions = RunOptions()
-    quiet: bool = True
-
-
-def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | None = None,
-            opt: Options | None = None) -> dict:
-    """Align GOOD and BAD, run ddmin both ways, and return the report dict. ``run`` maps a Program to
-    an Outcome (a pool-backed one is made from ``opt`` when not given)."""
+def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
+            run: Callable[[Program], object] | None = None, max_tests: int | None = 200) -> dict:
+    """Align GOOD and BAD, run ddmin both ways, and return the report dict. Scripts run where
+    ``ctx`` says (workers started here), or through ``run``, a map from a Program to an Outcome
+    (tests)."""
     from .program import parse_file
-    opt = opt or Options()
+    ctx = ctx or RunContext()
     good, bad = parse_file(good_path), parse_file(bad_path)
     al = align(good, bad)
     t0 = time.perf_counter()
     if run is not None:
-        return _isolate(al, run, good_path, bad_path, opt, t0)
-    from .oracle import Pool, Request
-    from .program import to_source
+        session = Session(lambda cands: [SessionVerdict(True, outcome=run(c.program)) for c in cands],
+                          static="strict", remember_invalid=True)
+        return _isolate(al, session, good_path, bad_path, ctx, max_tests, t0, parallel=False)
     from .progress import ProgressLine
-    status = ProgressLine(opt.quiet)
-    status.starting(opt.backend, opt.device, opt.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
-    runs = [0]
-    with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options) as pool:
-        def request(p: Program) -> Request:
-            return Request(to_source(p), os.path.abspath(bad_path), RunOptions(seed=opt.seed))
+    status = ProgressLine(ctx.quiet)
+    status.starting(ctx.backend, ctx.device, ctx.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
+    with ctx.pool() as pool:
+        def judge(cands):
+            outs = pool.run_many([ctx.request(c.text, os.path.abspath(bad_path)) for c in cands])
+            status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {session.tests + len(cands)} runs")
+            return [SessionVerdict(True, outcome=o) for o in outs]
 
-        def run_many(ps):
-            out = pool.run_many([request(p) for p in ps])
-            runs[0] += len(ps)
-            status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {runs[0]} runs")
-            return out
-
+        session = Session(judge, static="strict", remember_invalid=True)
         try:
-            return _isolate(al, lambda p: run_many([p])[0], good_path, bad_path, opt, t0, run_many=run_many)
+            return _isolate(al, session, good_path, bad_path, ctx, max_tests, t0, parallel=True)
         finally:
             status.done()
 
 
-def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float, run_many=None) -> dict:
-    from .program import to_source
-    from .program.static import is_valid
-    memo: dict[frozenset, object] = {}
-    counts = Counter()
-    batch = run_many or (lambda ps: [run(p) for p in ps])
+def _isolate(al: Alignment, session: Session, good_path, bad_path, ctx: RunContext, max_tests: int | None,
+             t0: float, parallel: bool) -> dict:
+    """ddmin both ways over the aligned differences; every change set is a candidate of the
+    session (statically checked, cached by its text, run in batches)."""
 
     def outcomes_of(configs):
-        """Outcomes of several change sets, the new valid ones run together (``run_many``)."""
+        """Outcomes of several change sets (None: statically invalid), the unknown ones run together."""
+        seen = [session.consider(al.apply(frozenset(ids))) for ids in configs]
         todo = {}
-        for ids in configs:
-            key = frozenset(ids)
-            if key in memo or key in todo:
-                continue
-            p = al.apply(key)
-            if not is_valid(p):
-                counts["invalid"] += 1
-                memo[key] = None
+        for c in seen:
+            if c.to_run:
+                todo.setdefault(c.text, c)
+        ran = dict(zip(todo, session.judge([c.candidate() for c in todo.values()]))) if todo else {}
+        out = []
+        for c in seen:
+            if c.skipped is not None:
+                out.append(None)
             else:
-                todo[key] = p
-        if todo:
-            counts["runs"] += len(todo)
-            for key, o in zip(todo, batch(list(todo.values()))):
-                memo[key] = o
-        return [memo[frozenset(ids)] for ids in configs]
+                out.append((c.verdict or ran[c.text]).outcome)
+        return out
 
     def outcome_of(ids):
         return outcomes_of([ids])[0]
@@ -528,42 +509,43 @@ def _isolate(al: Alignment, run, good_path, bad_path, opt: Options, t0: float, r
     if o_good is None or o_bad is None:
         raise IsolateError("the aligned GOOD or BAD program does not check statically; the alignment is not "
                            "supported for this pair")
-    d = {"good": good_path, "bad": bad_path, "backend": opt.backend,
+    d = {"good": good_path, "bad": bad_path, "backend": ctx.backend,
          "outcome_good": outcome_words(o_good), "outcome_bad": outcome_words(o_bad),
          "boundary_change": boundary_change(o_good, o_bad),
          "changes": [c.to_json() for c in al.changes], "forward": None, "backward": None,
          "same_outcome": outcome_key(o_good) == outcome_key(o_bad)}
     if not d["same_outcome"]:
-        kb, kg = outcome_key(o_bad), outcome_key(o_good)
-
-        def fwd(sub):
-            o = outcome_of(sub)
-            return None if o is None else outcome_key(o) == kb
-
-        def bwd(sub):   # undo ``sub`` in BAD
-            o = outcome_of(set(every) - set(sub))
-            return None if o is None else outcome_key(o) == kg
-
-        def fwd_many(subs):
-            return [None if o is None else outcome_key(o) == kb for o in outcomes_of(subs)]
-
-        def bwd_many(subs):
-            return [None if o is None else outcome_key(o) == kg
-                    for o in outcomes_of([set(every) - set(s) for s in subs])]
-
-        for key, test, many, base, target, ids_to_prog in (
-                ("forward", fwd, fwd_many, o_good, o_bad, lambda s: s),
-                ("backward", bwd, bwd_many, o_bad, o_good, lambda s: set(every) - set(s))):
-            sub, n = ddmin(every, test, max_tests=opt.max_tests, test_many=many if run_many else None,
-                           jobs=opt.jobs)
-            ok = test(sub) is True
-            d[key] = {"changes": sorted(sub), "tests": n, "holds": ok,
-                      "words": [al.changes[i].words for i in sorted(sub)],
-                      "from": outcome_words(base), "to": outcome_words(target),
-                      "script": to_source(al.apply(ids_to_prog(sub)))}
-    d["runs"], d["invalid"] = counts["runs"], counts["invalid"]
+        for key, side in _directions(al, every, outcomes_of, o_good, o_bad, max_tests, ctx.jobs, parallel).items():
+            d[key] = side
+    d["runs"], d["invalid"] = session.tests, session.invalid
     d["seconds"] = round(time.perf_counter() - t0, 2)
     return d
+
+
+def _directions(al: Alignment, every: list, outcomes_of, o_good, o_bad, max_tests, jobs: int,
+                parallel: bool) -> dict:
+    """Forward (the fewest changes that turn GOOD into BAD's outcome) and backward (the fewest
+    undone in BAD that give GOOD's), each by ddmin over the change ids."""
+    from .program import to_source
+    kb, kg = outcome_key(o_bad), outcome_key(o_good)
+
+    def tester(target_key, ids_to_prog):
+        def many(subs):
+            return [None if o is None else outcome_key(o) == target_key
+                    for o in outcomes_of([ids_to_prog(s) for s in subs])]
+        return (lambda sub: many([sub])[0]), many
+
+    out = {}
+    for key, target_key, base, target, ids_to_prog in (
+            ("forward", kb, o_good, o_bad, lambda s: s),
+            ("backward", kg, o_bad, o_good, lambda s: set(every) - set(s))):
+        test, many = tester(target_key, ids_to_prog)
+        sub, n = ddmin(every, test, max_tests=max_tests, test_many=many if parallel else None, jobs=jobs)
+        out[key] = {"changes": sorted(sub), "tests": n, "holds": test(sub) is True,
+                    "words": [al.changes[i].words for i in sorted(sub)],
+                    "from": outcome_words(base), "to": outcome_words(target),
+                    "script": to_source(al.apply(ids_to_prog(sub)))}
+    return out
 
 
 def _summary(side: dict, onto: str, forward: bool) -> str:

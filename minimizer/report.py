@@ -66,17 +66,24 @@ def _outcome_dict(o) -> dict | None:
 def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple[int, int, int],
           bytes_before: int, minimal_script: str, prop: str, backend: str, oracle_calls: int, cache_hits: int,
           seconds: float, interrupted: bool, passes: list[dict], also_interesting: list[str],
-          before=None, after=None, replays: dict | None = None, environment: dict | None = None) -> dict[str, Any]:
-    """The report of one reduction, from plain values (sizes are (ops, inputs, outputs))."""
+          before=None, after=None, replays: dict | None = None, environment: dict | None = None,
+          flaky: bool = False, static_error: str | None = None, verified: bool | None = None,
+          original_header: str = "", mismatch: dict | None = None, property_reason: str | None = None,
+          wall_seconds: float | None = None, command: str | None = None,
+          upgraded: str | None = None, bytes_after: int | None = None) -> dict[str, Any]:
+    """The report of one reduction, from plain values (sizes are (ops, inputs, outputs)), built
+    once: ``mismatch`` and ``property_reason`` come with a re-verified result, ``upgraded`` says
+    why a translation was reduced instead of the script as written; ``bytes_after``: the
+    reduced program's size without the header a confirmed result gets."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
-    return {
+    d = {
         "script": script,
         "backend": backend,
         "property": prop,
         "ops_before": ob, "ops_after": oa,
         "inputs_before": ib, "inputs_after": ia,
         "outputs_before": xb, "outputs_after": xa,
-        "bytes_before": bytes_before, "bytes_after": len(minimal_script),
+        "bytes_before": bytes_before, "bytes_after": len(minimal_script) if bytes_after is None else bytes_after,
         "oracle_calls": oracle_calls, "cache_hits": cache_hits,
         "seconds": round(seconds, 2),
         "interrupted": interrupted,
@@ -86,7 +93,20 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
         "also_interesting": also_interesting,
         "environment": environment or {},
         "minimal_script": minimal_script,
+        "flaky": flaky,
+        "static_error": static_error,
+        "verified": verified,
+        "original_header": original_header,
     }
+    if mismatch:
+        d["mismatch"] = mismatch
+    if property_reason is not None:
+        d["property_reason"] = property_reason
+    d["wall_seconds"] = wall_seconds
+    d["command"] = command
+    if upgraded:
+        d["upgraded"] = upgraded
+    return d
 
 
 def _graph_sections(d: dict) -> list[str]:

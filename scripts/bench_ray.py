@@ -25,6 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from minimizer.fuzz.campaign import CampaignOptions, LocalRunner, default_frontend, run_campaign  # noqa: E402
+from minimizer.oracle.context import RunContext  # noqa: E402
 
 
 class Timed:
@@ -55,10 +56,10 @@ class Timed:
 
 
 def one(mode: str, args, corpus: str) -> dict:
-    opt = CampaignOptions(backend=args.backend, device=args.device, seed=args.seed,
-                          frontend=default_frontend(args.backend), max_examples=None if args.time else args.examples, seconds=args.time,
-                          jobs=args.jobs, corpus=corpus, minimize=False, quiet=True, timeout=600,
-                          resume=True if mode == "ray" else None)
+    ctx = RunContext(backend=args.backend, device=args.device, jobs=args.jobs, timeout=600, quiet=True)
+    opt = CampaignOptions(ctx=ctx, seed=args.seed, frontend=default_frontend(args.backend),
+                          max_examples=None if args.time else args.examples, seconds=args.time,
+                          corpus=corpus, minimize=False, resume=True if mode == "ray" else None)
     cuda = args.device == "cuda"
     t0 = time.monotonic()
     ray_start = 0.0

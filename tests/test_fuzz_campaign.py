@@ -16,7 +16,10 @@ from minimizer.fuzz import generate
 from minimizer.fuzz.findings import Store, bucket_id, merge
 from minimizer.fuzz.oracles import Finding, judge
 from minimizer.oracle import Outcome
+from minimizer.oracle.context import RunContext
 from minimizer.program import parse, to_source
+
+REF_CTX = RunContext(backend="reference", device="cpu", quiet=True, timeout=300)
 
 
 def fmin(*args, timeout=600):
@@ -222,8 +225,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
             pass
 
     monkeypatch.setattr(campaign, "Pool", Fake)
-    rows = campaign.recheck(campaign.CampaignOptions(backend="nvfuser", device="cpu", corpus=str(tmp_path),
-                                                     quiet=True))
+    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                                     corpus=str(tmp_path)))
     got = {r["key"].rsplit(" ", 1)[1]: (r["reproduces"], r["reason"]) for r in rows}
     assert set(got) == {"still", "fixed", "invalid"}
     assert got["still"][0] is True and got["fixed"][0] is False and got["invalid"][0] is False
@@ -370,8 +373,8 @@ def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path,
         return real(seed, k, **kw)
 
     monkeypatch.setattr(campaign.generate, "chunk", flaky)
-    s = campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=5, seed=1,
-                                                       corpus=str(tmp_path), quiet=True, minimize=True))
+    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=5, seed=1,
+                                                       corpus=str(tmp_path), minimize=True))
     assert s.programs == 5 and s.findings["generator"] == 1
     (b,) = Store(str(tmp_path)).buckets()
     assert b["kind"] == "generator" and b["owner"] == "fmin" and "length N at -N" in b["key"]
@@ -387,8 +390,8 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     from minimizer.fuzz.findings import Progress
 
     def run(n, **kw):
-        return campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=n,
-                                                              seed=4, corpus=str(tmp_path), quiet=True,
+        return campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=n,
+                                                              seed=4, corpus=str(tmp_path),
                                                               resume=True, **kw))
     s = run(5)
     (name,) = [n for n in os.listdir(tmp_path) if n.startswith("campaign-")]
@@ -403,6 +406,6 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     assert run(8).programs == 0                       # all judged: nothing left to do
     with pytest.raises(UsageError, match="other settings"):
         run(8, max_ops=3)
-    s = campaign.run_campaign(campaign.CampaignOptions(backend="reference", device="cpu", max_examples=2, seed=4,
-                                                       corpus=str(tmp_path), quiet=True, resume=False, max_ops=3))
+    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
+                                                       corpus=str(tmp_path), resume=False, max_ops=3))
     assert s.programs == 2                            # --no-resume: the record starts over

@@ -60,9 +60,10 @@ def _buckets(corpus) -> dict:
 def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cluster, tmp_path):
     """Seed 28 with one op per program holds an fp16 relu at example 4."""
     from minimizer.backends import RunOptions
-    common = dict(backend="inductor", device="cpu", max_examples=6, seed=28, max_ops=1, jobs=2,
-                  oracles=("failure", "differential"), quiet=True, timeout=300,
-                  run_options=RunOptions(inductor_config=(("cpp.inject_relu_bug_TESTING_ONLY", "accuracy"),)))
+    from minimizer.oracle.context import RunContext
+    ctx = RunContext(backend="inductor", device="cpu", jobs=2, quiet=True, timeout=300,
+                     options=RunOptions(inductor_config=(("cpp.inject_relu_bug_TESTING_ONLY", "accuracy"),)))
+    common = dict(ctx=ctx, max_examples=6, seed=28, max_ops=1, oracles=("failure", "differential"))
     here = run_campaign(CampaignOptions(corpus=str(tmp_path / "here"), minimize=False, **common))
     opt = CampaignOptions(corpus=str(tmp_path / "ray"), minimize=True, minimize_seconds=60, resume=True, **common)
     runner = RayRunner(opt, RayOptions(actors=2))
@@ -111,8 +112,9 @@ def test_a_lost_actor_loses_no_program(cluster, tmp_path):
         if method == "judge" and n in kills:
             ray.kill(slot.handle, no_restart=kills.pop(n))
 
-    opt = CampaignOptions(backend="reference", device="cpu", max_examples=30, seed=11, corpus=str(tmp_path),
-                          quiet=True, resume=True, timeout=120)
+    from minimizer.oracle.context import RunContext
+    opt = CampaignOptions(ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=120), max_examples=30,
+                          seed=11, corpus=str(tmp_path), resume=True)
     runner = RayRunner(opt, RayOptions(actors=2, on_dispatch=hook))
     s = run_campaign(opt, runner=runner)
     assert not kills

@@ -17,7 +17,8 @@ from minimizer.oracle.memory import parse_size, plan
 from minimizer.program import parse, parse_file
 from minimizer.program.memory import estimate
 from minimizer.program.static import check, check_partial
-from minimizer.reduce.reduction import Options, Refused, reduce_script
+from minimizer.oracle.context import RunContext
+from minimizer.reduce.reduction import ReduceOptions, Refused, reduce_script
 
 BROKEN = os.path.join(ROOT, "tests", "data", "broken")
 RMSNORM = os.path.join(ROOT, "corpus", "direct_rmsnorm_fwd.py")
@@ -143,8 +144,8 @@ def test_plan_lowers_jobs_and_refuses_with_fake_limits():
 
 def test_reduce_script_refuses_with_an_injected_limit(tmp_path):
     with pytest.raises(Refused, match="not enough memory"):
-        reduce_script(RMSNORM, None, Options(backend="reference", out=str(tmp_path / "o"),
-                                             available_memory=lambda dev: 1 << 20))
+        reduce_script(RMSNORM, None, RunContext(backend="reference", available_memory=lambda dev: 1 << 20),
+                      ReduceOptions(out=str(tmp_path / "o")))
     assert not (tmp_path / "o").exists()
 
 

@@ -89,6 +89,11 @@ class Backend:
         """Environment variables its worker processes start with (the user's own win)."""
         return {}
 
+    def translation(self, dialect) -> str | None:
+        """The frontend a script of ``dialect`` must be translated to before this backend can run
+        it (``fmin upgrade``'s target), or None when it runs as written."""
+        return None
+
     # ---- in a worker ----
     def warm(self, device: str) -> dict:
         """Import and set up once per worker; returns the environment to record in outcomes."""

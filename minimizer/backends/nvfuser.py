@@ -61,6 +61,15 @@ class NvFuser(Backend):
             return f"nvFuser runs on CUDA devices only, not --device {device}"
         return "no CUDA device is visible (nvFuser runs on NVIDIA GPUs only)"
 
+    def translation(self, dialect) -> str | None:
+        """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it) runs as
+        its ``nvfuser_direct`` translation."""
+        import importlib.util
+        if dialect.is_legacy and importlib.util.find_spec("nvfuser") is None \
+                and importlib.util.find_spec("nvfuser_direct") is not None:
+            return "nvfuser_direct"
+        return None
+
     def worker_env(self) -> dict[str, str]:
         """The defaults, unless the user set the variable."""
         return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}

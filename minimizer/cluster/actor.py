@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import replace
 
 from ..fuzz.campaign import CampaignOptions, backend_pools, judge_example, recheck_bucket, reduce_bucket
-from ..oracle.pool import Pools, Request
+from ..oracle.pool import Request
 from ..oracle.property import verdict_for_script
 
 #: files of a bucket directory that a reduction reads to resume (besides the original)
@@ -28,11 +28,10 @@ _SCRATCH = {"original.py", ".fmin.lock"}
 
 class SlotActor:
     def __init__(self, opt: CampaignOptions):
-        self.opt = replace(opt, jobs=1)
-        self._pools = backend_pools(opt.backend, opt.device, 1, opt.timeout, opt.run_options)
+        self.opt = replace(opt, ctx=opt.ctx.replace(jobs=1))
+        self._pools = backend_pools(self.opt.ctx)
         self.pool, self.ref = self._pools.__enter__()
-        self.pools = Pools(opt.backend, opt.device, jobs=1, timeout=opt.timeout, options=opt.run_options,
-                           given={opt.backend: self.pool, "reference": self.ref})
+        self.pools = self.opt.ctx.pools(given={self.opt.ctx.backend: self.pool, "reference": self.ref})
         self.workdir = tempfile.mkdtemp(prefix="fmin-ray-")
 
     def ready(self) -> dict:

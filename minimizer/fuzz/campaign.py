@@ -24,24 +24,25 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-from ..backends import RunOptions
-from ..oracle.pool import Pool, Pools, Request
+from ..oracle.context import RunContext
+from ..oracle.pool import Pool, Pools
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
-from .findings import Progress, Store, bucket_id, bucket_property, text_hash
+from ..oracle.session import Candidate, Session, Verdict, chain
+from .findings import Progress, Store, bucket_id, bucket_property
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
 
 
 @dataclass
 class CampaignOptions:
-    backend: str = "inductor"
-    device: str = "cpu"
+    """What is a campaign's own; where and how its programs run is ``ctx`` (its ``seed`` is the
+    torch seed of every run, 0 unless asked; this ``seed`` chooses the programs)."""
+    ctx: RunContext = field(default_factory=lambda: RunContext(backend="inductor", timeout=300.0))
     seconds: float | None = None
     max_examples: int | None = None
     seed: int = 0
-    jobs: int = 1
     shard: tuple[int, int] = (0, 1)
     corpus: str = "corpus/findings"
     junit: str | None = None
@@ -52,10 +53,6 @@ class CampaignOptions:
     minimize: bool = True
     minimize_seconds: float = 300.0
     minimize_budget: float | None = None     # seconds for all minimizations of a campaign
-    timeout: float = 300.0
-    quiet: bool = False
-    run_seed: int = 0
-    run_options: RunOptions = RunOptions()    # for every run (``--inductor-config``)
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``findings.Progress``)
 
@@ -132,11 +129,12 @@ def _chunks(opt: CampaignOptions):
 
 
 @contextlib.contextmanager
-def backend_pools(backend: str, device: str, jobs: int, timeout: float, options: RunOptions | None = None):
-    """Warm workers for the backend and for the reference that judges it (one pool when the
-    backend is the reference), closed on exit."""
-    pool = Pool(backend, device, jobs=jobs, timeout=timeout, options=options)
-    ref = pool if backend == "reference" else Pool("reference", device, jobs=jobs, timeout=timeout)
+def backend_pools(ctx: RunContext, jobs: int | None = None):
+    """Warm workers for the context's backend and for the reference that judges it (one pool
+    when the backend is the reference), closed on exit."""
+    jobs = jobs or ctx.jobs
+    pool = Pool(ctx.backend, ctx.device, jobs=jobs, timeout=ctx.timeout, options=ctx.options)
+    ref = pool if ctx.backend == "reference" else Pool("reference", ctx.device, jobs=jobs, timeout=ctx.timeout)
     try:
         yield pool, ref
     finally:
@@ -159,14 +157,13 @@ class LocalRunner:
 
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
-        self.window = max(generate.CHUNK, 2 * max(1, opt.jobs))
+        self.window = max(generate.CHUNK, 2 * max(1, opt.ctx.jobs))
         self.reduce_slots = 1
 
     def __enter__(self):
-        self._pools = backend_pools(self.opt.backend, self.opt.device, self.opt.jobs, self.opt.timeout,
-                                    self.opt.run_options)
+        self._pools = backend_pools(self.opt.ctx)
         self.pool, self.ref = self._pools.__enter__()
-        self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.jobs))
+        self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
         self.workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
         return self
 
@@ -224,16 +221,16 @@ class _Campaign:
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
         self.store = Store(opt.corpus)
-        self.s = Summary(opt.backend, opt.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
-        self.status = Status(opt.quiet, every=10)
+        self.s = Summary(opt.ctx.backend, opt.ctx.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
+        self.status = Status(opt.ctx.quiet, every=10)
         self.t0 = time.monotonic()
         self.deadline = self.t0 + opt.seconds if opt.seconds else None
         self.progress = None
         if opt.resume is not None:
-            self.progress = Progress(opt.corpus, opt.backend, opt.device, opt.seed, opt.shard,
+            self.progress = Progress(opt.corpus, opt.ctx.backend, opt.ctx.device, opt.seed, opt.shard,
                                      {"frontend": opt.frontend, "max_ops": opt.max_ops}, resume=opt.resume)
             self.s.resumed = len(self.progress.judged)
-        self.seen: set[str] = set(self.progress.seen) if self.progress else set()
+        self.session: Session | None = None   # the funnel, once the runner is there (``generate_and_judge``)
         self.submitted = 0
         self.new_keys: list[tuple[str, dict]] = []
 
@@ -273,19 +270,22 @@ class _Campaign:
                 if self.progress and e.id in self.progress.judged:
                     continue
                 text = to_source(e.program)
-                h = text_hash(text)
-                if h in self.seen:
+                if self.session.seen(text):   # judged already, in flight, or judged before a resume
                     self.s.duplicates += 1
                     continue
-                self.seen.add(h)
                 self.submitted += 1
                 yield e, text
             yield "chunk", k
 
     def generate_and_judge(self, runner) -> None:
-        """Programs handed to ``runner`` as they are generated, up to ``runner.window`` ahead;
-        results taken in example order (which example opens a bucket does not depend on timing
-        or on where it ran). Past the deadline the rest is cancelled."""
+        """Programs handed to ``runner`` through the campaign's ``Session`` (a text judged once)
+        as they are generated, up to ``runner.window`` ahead; results taken in example order
+        (which example opens a bucket does not depend on timing or on where it ran). Past the
+        deadline the rest is cancelled."""
+        self.session = Session(submit=lambda c: chain(runner.judge(c.context, c.text),
+                                                      lambda j: Verdict(bool(j.findings), outcome=j.outcome, detail=j)))
+        if self.progress:
+            self.session.known |= self.progress.seen
         window: deque = deque()
         t_first = None
         try:
@@ -293,7 +293,8 @@ class _Campaign:
                 if isinstance(item[0], str):   # ("chunk", k): every program of chunk k handed out
                     window.append((item, None))
                 else:
-                    window.append((item, runner.judge(*item)))
+                    e, text = item
+                    window.append((item, self.session.submit(Candidate(text, e.program, context=e))))
                     t_first = t_first or time.monotonic()
                 while len(window) > runner.window or (window and window[0][1] is None):
                     self.take(*window.popleft())
@@ -317,7 +318,7 @@ class _Campaign:
                 self.progress.chunk_done(item[1])
             return
         e, text = item
-        self.count(e, text, fut.result())
+        self.count(e, text, fut.result().detail)
         if self.progress:
             self.progress.judged_one(e.id, text)
         self.status(self.s, self.t0)
@@ -340,7 +341,7 @@ class _Campaign:
     def record(self, f, text: str, example_id: str, environment) -> bool:
         """A finding into its bucket, counted as new or known; True when it opened the bucket."""
         self.s.findings[f.kind] += 1
-        d, is_new = self.store.add(f, text, example_id, self.opt.backend, environment,
+        d, is_new = self.store.add(f, text, example_id, self.opt.ctx.backend, environment,
                                    {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops})
         if is_new:
             self.s.new.append({**self.store.meta(f.key), "dir": d})
@@ -386,7 +387,7 @@ class _Campaign:
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
                     break
                 meta = store.meta(key) or {}
-                if meta.get("kind") == "generator" or meta.get("backend", opt.backend) != opt.backend:
+                if meta.get("kind") == "generator" or meta.get("backend", opt.ctx.backend) != opt.ctx.backend:
                     continue
                 running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
             while running:
@@ -422,7 +423,7 @@ def generator_finding(err: Exception, seed: int, k: int):
 # ---------------------------------------------------------------- the units of work (run where the pools are)
 def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
     """Every oracle on one generated example (``oracles.judge``), with its own metamorphic seed."""
-    return judge(e.program, text, path, pool, ref, backend=opt.backend, oracles=opt.oracles, seed=opt.run_seed,
+    return judge(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
                  example_seed=generate.example_seed(e.id))
 
 
@@ -432,11 +433,12 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
     property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
     ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
-    from ..reduce.reduction import Options, PropertyDoesNotHold, reduce_script
-    ropt = Options(backend=opt.backend, device=opt.device, jobs=opt.jobs, out=out, seed=opt.run_seed, replays=2,
-                   timeout=opt.timeout, max_seconds=opt.minimize_seconds, quiet=True, run_options=opt.run_options)
+    from ..reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
+    ctx = opt.ctx.replace(quiet=True)
+    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds)
     try:
-        rep = reduce_script(original, bucket_property(meta, outcome), ropt, pool=pool, extra_pools={"reference": ref})
+        given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
+        rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
         return {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
                                                       "oracle_calls", "seconds", "property", "interrupted")}}
     except PropertyDoesNotHold as e:
@@ -469,12 +471,12 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
     from ..oracle.property import evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
-    v = evaluate(prop, text, path, pools, seed=opt.run_seed)
+    v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
     if not v.holds:
-        v = evaluate(prop, text, path, pools, seed=opt.run_seed)
+        v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
     holds, reason = v.holds, v.reason
     if holds and job["kind"] == "failure" and ref is not pool:
-        r = ref.run(Request(text, path, RunOptions(seed=opt.run_seed)))
+        r = ref.run(opt.ctx.request(text, path))
         if not r.ok:   # a rule the reference has learnt since: the program was never valid
             holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                     f"(`{r.signature}`), so it is not a valid program")
@@ -482,7 +484,7 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
 
 
 def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
-    """Replay every bucket of ``opt.backend`` in the corpus under its property — its minimal
+    """Replay every bucket of the context's backend in the corpus under its property — its minimal
     repro when it has one, else its original — and record whether it still reproduces (after an
     nvFuser upgrade: which findings are fixed; after a change to fmin's reference: which were
     fmin's). A replay that does not show the property is run once more before the bucket is
@@ -490,12 +492,12 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
     is read and written here. Returns one row per bucket rechecked, in corpus order."""
     store = Store(opt.corpus)
     # a bucket found on another device (Triton on a GPU vs C++ on the CPU) is another compiler
-    todo = [m for m in store.buckets() if m.get("backend") == opt.backend and m.get("kind") != "generator"
-            and (m.get("environment") or {}).get("device", opt.device) == opt.device]
+    todo = [m for m in store.buckets() if m.get("backend") == opt.ctx.backend and m.get("kind") != "generator"
+            and (m.get("environment") or {}).get("device", opt.ctx.device) == opt.ctx.device]
     rows: list[dict] = []
     if not todo:
         return rows
-    status = ProgressLine(opt.quiet, every=5)
+    status = ProgressLine(opt.ctx.quiet, every=5)
 
     def job(m: dict) -> dict:
         d = store.dir(m["key"])

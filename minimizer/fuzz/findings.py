@@ -25,6 +25,7 @@ import shutil
 import time
 
 from ..errors import UsageError
+from ..oracle.session import text_key
 from .oracles import Finding
 
 
@@ -165,17 +166,12 @@ class Store:
         return out
 
 
-def text_hash(text: str) -> str:
-    """A program's identity for duplicate detection across runs (the progress record keeps these,
-    not the texts)."""
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
-
-
 class Progress:
     """Which examples of one campaign were judged, so that a killed campaign resumes where it
     stopped: ``<corpus>/campaign-<backend>-<device>-<seed>-<i>of<n>.jsonl``. Its first line holds
     the generation settings (an example id means a program only under them); then one line per
-    judged example (``{"id": ..., "h": text hash}``), written after the example's findings are
+    judged example (``{"id": ..., "h": the text's key}``, ``oracle.session.text_key``: a resumed
+    campaign's ``Session`` knows them, so a duplicate of a judged program is skipped), written after the example's findings are
     stored, and one per chunk whose every program was judged (``{"chunk": k}``: a resumed
     campaign does not even regenerate it). Lines are appended as the campaign goes: a killed
     driver loses at most the line it was writing (a torn last line is cut off), so an example is
@@ -222,7 +218,7 @@ class Progress:
                 self.seen.add(d.get("h", ""))
 
     def judged_one(self, example_id: str, text: str) -> None:
-        self._line({"id": example_id, "h": text_hash(text)})
+        self._line({"id": example_id, "h": text_key(text)})
         self.judged.add(example_id)
 
     def chunk_done(self, k: int) -> None:

@@ -101,13 +101,14 @@ class Plan:
 
 
 def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool = False, fp64: bool = False,
-         available_fn: Available | None = None, cap: int | None = None) -> Plan:
+         available_fn: Available | None = None, cap: int | None = None, info=None) -> Plan:
     """Whether the runs of one judgement of ``program`` fit: the backend's own run, and the
     reference (``reference``) and its fp64 variant (``fp64``) that ``--mismatch`` asks for,
     one after the other in one judging thread; ``jobs`` threads side by side. ``cap``
-    (``--max-memory``) bounds what is available."""
+    (``--max-memory``) bounds what is available. ``info``: the program's static check, where the
+    caller has made it already (``check_partial``'s, so a rejected original is planned too)."""
     from ..program.static import check_partial
-    info = check_partial(program)
+    info = info if info is not None else check_partial(program)
     est = estimate(program, info.values)
     runs = [(f"{backend} run", est.peak if backend == "reference" else est.fused)]
     if reference and backend != "reference":

@@ -124,6 +124,11 @@ class Property:
     def needs_values(self) -> bool:
         return any(c.needs_values for c in self.checks)
 
+    def memory_needs(self) -> frozenset[str]:
+        """The runs a judgement makes besides the backend's own, for the memory plan:
+        ``"reference"`` and ``"fp64"`` (the exact reference) where a check compares values."""
+        return frozenset({"reference", "fp64"}) if self.find(Mismatch) else frozenset()
+
     def extra_backends(self) -> set[str]:
         return set().union(*(c.backends() for c in self.checks)) if self.checks else set()
 
@@ -199,7 +204,7 @@ class Verdict:
 
 
 def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 0, outcome: Outcome | None = None,
-             all_checks: bool = False, program=None, options: RunOptions | None = None) -> Verdict:
+             all_checks: bool = False, program=None, options: RunOptions | None = None, info=None) -> Verdict:
     """Judge one candidate: run it on ``pools.primary`` (unless ``outcome`` is given), then only
     the extra runs its checks need, cheapest first. Unless ``all_checks``, evaluation stops at the
     first failing check (what a reducer wants); ``fmin check`` asks for all. ``options``: for the
@@ -211,7 +216,7 @@ def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 
         opts = RunOptions(seed=seed, want_values=prop.needs_values).over(options)
         outcome = pools.primary.run(Request(text, path, opts))
         own_values = True
-    trial = Trial(text, path, seed, outcome, pools, options, program)
+    trial = Trial(text, path, seed, outcome, pools, options, program, info)
     keyed = sorted(prop.keyed(), key=lambda kc: kc[1].cost)
     results: dict[str, tuple[bool, str]] = {}
     evidence: dict[str, Any] = {}

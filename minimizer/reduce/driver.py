@@ -1,13 +1,13 @@
 """The reduction driver: passes to a fixpoint, each candidate checked statically, cached, tested
 in parallel batches and accepted in order.
 
-Every candidate funnels through one place: dead code removed and the static check on meta
-tensors here (``_prepare``), then the oracle's ``Session`` (cache keyed on the printed script,
-the run, slippage accounting). An original that fmin's static check rejects (``lenient``: a bad
-reshape, a dtype error — often the very bug reported) is reduced all the same: candidates skip
-the static filter and are judged by the oracle, and passes see the values known up to the
-rejected statement (``static.check_partial``). Candidates are taken from a
-pass ``jobs`` at a time and tested concurrently, but the one accepted is always the earliest in
+Every candidate funnels through one place, the oracle's ``Session``: dead code removed, the static
+check on meta tensors, the property's static filter, "smaller than the best?", the cache keyed on
+the printed script, the run, slippage accounting; the driver only schedules. An original that
+fmin's static check rejects (``lenient``: a bad reshape, a dtype error — often the very bug
+reported) is reduced all the same: candidates skip the static filter and are judged by the
+oracle, and passes see the values known up to the rejected statement (``static.check_partial``).
+Candidates are taken from a pass ``jobs`` at a time and tested concurrently, but the one accepted is always the earliest in
 the pass's order that holds, so the result never depends on timing. A candidate must be smaller
 by ``order_key``: fewer ops, then fewer inputs, then fewer outputs, then (for cosmetic passes)
 fewer input elements, shorter text, and the text itself — a total order, so the run ends and the
@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..model import Program
-from ..oracle.session import Candidate, Session, Verdict
+from ..oracle.session import Session, Verdict
 from ..program import edits, static
-from ..program.interpret import FusionError
 from ..program.printer import to_source
 from .passes import PASSES, Pass, cosmetic_key
 
@@ -67,35 +66,43 @@ def order_key(p: Program, text: str, info=None) -> tuple:
 
 
 class Reducer:
+    """Scheduling only: which pass runs, which candidates form a batch, which one is accepted.
+    Every candidate goes through the ``Session`` (``consider``, then ``judge``); a plain judge of
+    texts (tests, benchmarks) is wrapped in one that checks candidates statically."""
+
     def __init__(self, program: Program, judge: "Session | Judge", *, jobs: int = 1, passes: list[Pass] | None = None,
                  out_dir: str | None = None, on_progress: Callable[[dict], None] | None = None,
                  max_tests: int | None = None, max_seconds: float | None = None,
-                 also_interesting_dir: str | None = None,
-                 static_filter: Callable[[Program, object], str | None] | None = None,
-                 lenient: bool = False):
+                 also_interesting_dir: str | None = None, lenient: bool = False, info=None):
         self.best = program
         self.best_text = to_source(program)
+        #: the original fails fmin's static check (a bad reshape, a dtype error): candidates are
+        #: judged by the oracle alone, passes get the values known before the failing statement
+        self.lenient = lenient
         self.session = judge if isinstance(judge, Session) else \
-            Session.of_texts(judge, also_dir=also_interesting_dir)
+            Session.of_texts(judge, prepare=edits.dce, static="partial" if lenient else "strict",
+                             also_dir=also_interesting_dir)
         self.jobs = max(1, jobs)
         self.passes = passes if passes is not None else PASSES
         self.out_dir = out_dir
         self.on_progress = on_progress
         self.max_tests, self.max_seconds = max_tests, max_seconds
-        #: a candidate for which this returns a reason is dropped before any run (the property's
-        #: static checks, the degenerate-tensor guard)
-        self.static_filter = static_filter
-        #: the original fails fmin's static check (a bad reshape, a dtype error): candidates are
-        #: judged by the oracle alone, passes get the values known before the failing statement
-        self.lenient = lenient
         self.stats = {p.name: PassStats() for p in self.passes}
-        self.tests = 0
-        self.cache_hits = 0
         self.start_size = edits.size(program)
         self.start_bytes = len(self.best_text)
         self._t0 = time.perf_counter()
         self._pass_name = ""
         self._key = None
+        #: the static facts of the best program (the caller's for the start: checked once)
+        self._info = (program, info) if info is not None else None
+
+    @property
+    def tests(self) -> int:
+        return self.session.tests
+
+    @property
+    def cache_hits(self) -> int:
+        return self.session.cache_hits
 
     # ---- the loop ----
     def run(self) -> Result:
@@ -119,6 +126,13 @@ class Reducer:
             return True
         return self.max_seconds is not None and time.perf_counter() - self._t0 >= self.max_seconds
 
+    def _best_info(self):
+        """The static facts of the best program (passes read them), computed once per program."""
+        if self._info is None or self._info[0] is not self.best:
+            info = static.check_partial(self.best) if self.lenient else static.check(self.best)
+            self._info = (self.best, info)
+        return self._info[1]
+
     def _run_pass(self, p: Pass) -> bool:
         """Run one pass until it proposes nothing acceptable; True if it changed the program."""
         self._pass_name = p.name
@@ -127,8 +141,7 @@ class Reducer:
         start = 0
         while not self._out_of_budget():
             t0 = time.perf_counter()
-            info = static.check_partial(self.best) if self.lenient else static.check(self.best)
-            gen = p.candidates(self.best, info, start)
+            gen = p.candidates(self.best, self._best_info(), start)
             accepted = None
             exhausted = False
             while accepted is None and not exhausted and not self._out_of_budget():
@@ -140,75 +153,58 @@ class Reducer:
                         exhausted = True
                         break
                     st.proposed += 1
-                    ready = self._prepare(cand, st)
-                    if ready is None:
+                    c = self.session.consider(cand, admit=self._smaller)
+                    if c.skipped in ("invalid", "filtered"):
+                        st.invalid += 1
+                    if c.skipped is not None:
                         continue
-                    cand, text, cached = ready
-                    if cached is not None:
-                        if cached:
-                            batch.append((pos, cand, text, True))
+                    if c.verdict is not None:
+                        st.cached += 1
+                        if c.verdict.holds:
+                            batch.append((pos, c))
                             break  # a known success ends the batch: nothing after it can win
                         continue
-                    batch.append((pos, cand, text, None))
+                    batch.append((pos, c))
                 accepted = self._test_batch(batch, st)
             st.seconds += time.perf_counter() - t0
             if accepted is None:
                 return progressed
-            pos, cand, text = accepted
-            self._accept(cand, text, st)
+            pos, c = accepted
+            self._accept(c.program, c.text, st)
+            if c.info is not None:
+                self._info = (c.program, c.info)   # checked on its way through the funnel
             progressed = True
             start = pos
         return progressed
 
-    def _prepare(self, cand: Program, st: PassStats):
-        """Dead code out, then the static check and the cache; None when not worth testing."""
-        cand = edits.dce(cand)
-        if self.lenient:
-            info = static.check_partial(cand)
-        else:
-            try:
-                info = static.check(cand)
-            except FusionError:
-                st.invalid += 1
-                return None
-        if info.complete and self.static_filter is not None and self.static_filter(cand, info) is not None:
-            st.invalid += 1
-            return None
-        text = to_source(cand)
-        if order_key(cand, text, info) >= self._best_key():
-            return None
-        known = self.session.lookup(text)
-        if known is not None:
-            st.cached += 1
-            self.cache_hits += 1
-        return cand, text, known
+    def _smaller(self, cand: Program, text: str, info) -> bool:
+        """Admit only candidates smaller than the best by ``order_key``."""
+        return order_key(cand, text, info) < self._best_key()
 
     def _test_batch(self, batch, st: PassStats):
-        todo = [b for b in batch if b[3] is None]
-        verdicts = iter(self.session.judge([Candidate(b[2], b[1]) for b in todo])) if todo else iter(())
+        todo = [c for _, c in batch if c.verdict is None]
+        verdicts = iter(self.session.judge([c.candidate() for c in todo])) if todo else iter(())
         results = []
-        for pos, cand, text, cached in batch:
-            if cached is None:
+        for pos, c in batch:
+            if c.verdict is None:
                 v = next(verdicts)
                 if v.cached:   # the same text twice in one batch
                     st.cached += 1
-                    self.cache_hits += 1
                 else:
-                    self.tests += 1
                     st.tested += 1
                 holds = v.holds
             else:
-                holds = cached
-            results.append((pos, cand, text, holds))
+                holds = c.verdict.holds
+            results.append((pos, c, holds))
             self._progress()
-        for pos, cand, text, holds in results:  # the earliest success in the pass's order wins
+        for pos, c, holds in results:  # the earliest success in the pass's order wins
             if holds:
-                return pos, cand, text
+                return pos, c
         return None
 
     def _best_key(self) -> tuple:
         if self._key is None or self._key[0] is not self.best:
-            self._key = (self.best, order_key(self.best, self.best_text))
+            self._key = (self.best, order_key(self.best, self.best_text, self._best_info()))
         return self._key[1]
 
     def _accept(self, cand: Program, text: str, st: PassStats) -> None:

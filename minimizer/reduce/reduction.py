@@ -19,41 +19,31 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable
 
 from .. import report as reports
-from ..backends import RunOptions
-from ..oracle.pool import Pool, Pools
+from ..oracle.context import RunContext
+from ..oracle.original import Original
 from ..oracle.property import Property
 from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Refused, Session
 from ..program import edits
-from ..program.reader import parse, parse_file
+from ..program.reader import parse
 from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
 from .passes import passes_for
 
-__all__ = ["NothingToReduce", "Options", "PropertyDoesNotHold", "Refused", "reduce_script"]
+__all__ = ["NothingToReduce", "ReduceOptions", "PropertyDoesNotHold", "Refused", "reduce_script"]
 
 
 @dataclass
-class Options:
-    backend: str = "reference"
-    device: str = "cpu"
-    jobs: int = 1
+class ReduceOptions:
+    """What is a reduction's own; where and how its scripts run is the ``RunContext``."""
     out: str | None = None
-    seed: int = 0
     replays: int = 3
-    timeout: float = 600.0
     max_tests: int | None = None
     max_seconds: float | None = None
     resume: bool = True
-    quiet: bool = False
-    run_options: RunOptions = RunOptions()
     allow_degenerate: bool = False
-    command: str | None = None        # the command line, for the minimized script's header
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
-    max_memory: int | None = None                                  # --max-memory: bytes fmin may plan with
-    available_memory: "Callable[[str], int | None] | None" = None  # what a device has (tests fake it)
 
 
 def check_out_dir(out_dir: str) -> None:
@@ -94,14 +84,6 @@ def claim_out_dir(out_dir: str):
     return f
 
 
-def _needs_upgrade(program, opt: Options) -> bool:
-    """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it)."""
-    if opt.keep_frontend or opt.backend != "nvfuser" or not program.dialect.is_legacy:
-        return False
-    import importlib.util
-    return importlib.util.find_spec("nvfuser") is None and importlib.util.find_spec("nvfuser_direct") is not None
-
-
 class StatusLine(ProgressLine):
     """The reducer's progress: pass, ops/inputs/outputs/bytes now vs at start, tests, cache hits."""
 
@@ -112,133 +94,154 @@ class StatusLine(ProgressLine):
                   f"tests {s['tests']}  cache {s['cache_hits']}")
 
 
-def _fit_memory(original, prop_flags: Property | None, opt: Options) -> int:
+UPGRADED = ("the script uses the legacy `nvfuser` frontend, which this nvFuser no longer has; fmin reduced its "
+            "`fmin upgrade` translation to `nvfuser_direct`")
+
+
+def _fit_memory(original: Original, prop_flags: Property | None, ctx: RunContext) -> int:
     """The workers that fit in memory; raises Refused (exit 2) when not even one run does: a
     script with gigabyte inputs is refused with a sentence before anything runs, instead of
     getting the workers SIGKILLed."""
-    from ..oracle.checks.mismatch import Mismatch
-    from ..oracle.memory import plan
-    mism = bool(prop_flags is not None and prop_flags.find(Mismatch))
-    p = plan(original, opt.backend, opt.device, opt.jobs, reference=mism, fp64=mism,
-             available_fn=opt.available_memory, cap=opt.max_memory)
+    p = ctx.memory_plan(original.program, prop_flags, info=original.info)
     if p.refusal:
         raise Refused("environment", p.refusal)
-    if p.note and not opt.quiet:
+    if p.note and not ctx.quiet:
         import sys
         print(f"fmin: {p.note}", file=sys.stderr)
     return p.jobs
 
 
-def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool: Pool | None = None,
-                  extra_pools: dict | None = None) -> dict:
-    """Reduce ``path``. ``pool`` (and ``extra_pools``, by backend name): warm pools to use instead
-    of starting workers (the fuzzer minimizes findings with the pools it fuzzes with); they are
-    left open."""
+def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: ReduceOptions | None = None, *,
+                  pools: dict | None = None, original: Original | None = None) -> dict:
+    """Reduce ``path`` under ``prop_flags`` (None: the default property, from the original's
+    run) where ``ctx`` says scripts run. ``pools``: warm pools by backend name to use instead of
+    starting workers (the fuzzer minimizes findings with the pools it fuzzes with; they are left
+    open). ``original``: the script already read (``Original.read``), so that nothing reads,
+    translates or checks it twice."""
+    opt = opt or ReduceOptions()
     t_start = time.perf_counter()
-    original = parse_file(path)
-    with open(path, encoding="utf-8") as f:
-        original_text = f.read()
-    upgraded = _needs_upgrade(original, opt)
-    if upgraded:   # the user's nvFuser has no legacy frontend: reduce the script it can run
-        from ..program.printer import to_source
-        from ..upgrade import upgrade
-        original = parse(to_source(upgrade(original, "nvfuser_direct")), path)
+    original = original or Original.read(path, backend=ctx.backend, keep_frontend=opt.keep_frontend)
     out_dir = opt.out or os.path.splitext(path)[0] + ".fmin"
     if os.path.abspath(out_dir) == os.path.abspath(path):
         raise ValueError("the output directory cannot be the script itself")
     check_out_dir(out_dir)
-    abspath = os.path.abspath(path)
-    status = StatusLine(opt.quiet)
-    given = dict(extra_pools or {})
-    if pool is not None:
-        given[opt.backend] = pool
-    elif prop_flags is None or prop_flags.needs_outcome:   # (a --test alone runs no worker)
-        status.starting(opt.backend, opt.device, opt.jobs, "to run the original")
-    jobs = _fit_memory(original, prop_flags, opt) if pool is None else opt.jobs
+    status = StatusLine(ctx.quiet)
+    if not pools and (prop_flags is None or prop_flags.needs_outcome):   # (a --test alone runs no worker)
+        status.starting(ctx.backend, ctx.device, ctx.jobs, "to run the original")
+    jobs = _fit_memory(original, prop_flags, ctx) if not pools else ctx.jobs
     lock = None
-    with Pools(opt.backend, opt.device, jobs=jobs, timeout=opt.timeout, options=opt.run_options,
-               given=given) as pools:
-        oracle = PropertyOracle(prop_flags, pools, abspath, seed=opt.seed, allow_degenerate=opt.allow_degenerate)
+    with ctx.pools(jobs=jobs, given=pools) as all_pools:
+        oracle = PropertyOracle(prop_flags, all_pools, os.path.abspath(path), seed=ctx.seed,
+                                allow_degenerate=opt.allow_degenerate)
         try:
-            run_text = original.source.text if upgraded else original_text
-            base = oracle.establish(run_text, opt.replays, program=original)
+            base = oracle.establish(original, opt.replays)
             # nothing is written before the original is known to be worth reducing: a refused
             # script (its own error, the machine's) leaves no trace in DIR
             lock = claim_out_dir(out_dir)
-            prop = base.prop
-            prop_key = json.dumps(prop.to_json(), sort_keys=True)
-            cache_path = os.path.join(out_dir, "cache.json")
-            session = Session(oracle.judge, also_dir=os.path.join(out_dir, "also-interesting"))
-            start, resumed = original, False
-            if opt.resume:
-                prev = resume_point(out_dir, original_text, prop_key)
-                if prev is not None:
-                    start = parse(prev, os.path.join(out_dir, "repro.min.py"))
-                    resumed = True
-                    session.load(cache_path)
-
-            def progress(s: dict) -> None:
-                status(s)
-                if s.get("accepted"):
-                    session.save(cache_path)
-
-            min_extent = 2 if oracle.guards_degenerate else 1
-            reducer = Reducer(start, session, jobs=jobs, out_dir=out_dir, on_progress=progress,
-                              max_tests=opt.max_tests, max_seconds=opt.max_seconds,
-                              passes=passes_for(min_extent=min_extent), static_filter=oracle.static_filter,
-                              lenient=oracle.static_error is not None)
-            if not resumed:
-                reducer.save_best()
-            write_state(out_dir, original_text, prop_key, tests=0, done=False)
-            result = reducer.run()
-            status.done()
-            session.save(cache_path)
-            write_state(out_dir, original_text, prop_key, tests=result.tests, done=not result.interrupted)
+            run = _Run(path, original, base, oracle, ctx, opt, out_dir, jobs, status)
+            result = run.reduce()
             finals = [] if result.interrupted else oracle.replay(result.text, opt.replays)
-            after = finals[0].outcome if finals else None
-            ob, ib, xb = edits.size(original)
-            oa, ia, xa = edits.size(result.program)
-            rep = reports.build(
-                script=path, sizes_before=(ob, ib, xb), sizes_after=(oa, ia, xa),
-                bytes_before=len(original_text), minimal_script=result.text, prop=prop.describe(),
-                backend=opt.backend, before=base.first, after=after, oracle_calls=result.tests,
-                cache_hits=result.cache_hits, seconds=result.seconds, interrupted=result.interrupted,
-                passes=stats_table(result.stats), also_interesting=result.also_interesting,
-                replays={"original": f"{base.held}/{len(base.replays)}",
-                         **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
-                         **({"resumed": True} if resumed else {})},
-                environment=base.first.environment if base.first is not None else {})
-            rep["flaky"] = base.flaky
-            rep["static_error"] = oracle.static_error
-            # the result re-run: a minimized script that no longer shows the property (a candidate
-            # that held once by accident, a machine problem) must not pass for a result
-            rep["verified"] = None if not finals else any(v.holds for v in finals)
-            env = dict((after or base.first).environment if (after or base.first) is not None else {})
-            if opt.run_options.inductor_config:
-                env["inductor_config"] = list(opt.run_options.inductor_config)
-            if not result.interrupted:   # the confirmed result: a header that says where and how
-                final_text = reports.with_header(result.text, reports.repro_header(env, opt.command, prop.describe()))
-                with open(os.path.join(out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
-                    f.write(final_text)
-                rep["minimal_script"] = final_text
-            rep["original_header"] = reports.original_header(original_text)
-            if finals:
-                judged = finals[0].to_json()
-                if judged.get("mismatch"):
-                    rep["mismatch"] = judged["mismatch"]
-                rep["property_reason"] = finals[0].reason
-            rep["wall_seconds"] = round(time.perf_counter() - t_start, 1)
-            rep["command"] = opt.command
-            if upgraded:
-                rep["upgraded"] = ("the script uses the legacy `nvfuser` frontend, which this nvFuser no longer has; "
-                                   "fmin reduced its `fmin upgrade` translation to `nvfuser_direct`")
-            with open(os.path.join(out_dir, "report.json"), "w") as f:
-                json.dump(rep, f, indent=1)
-            with open(os.path.join(out_dir, "report.md"), "w") as f:
-                f.write(reports.to_markdown(rep))
+            rep = run.report(result, finals, wall_seconds=round(time.perf_counter() - t_start, 1))
+            run.write(result, rep)
             rep["out_dir"] = out_dir
             return rep
         finally:
             oracle.close()
             if lock is not None:
                 lock.close()
+
+
+class _Run:
+    """One reduction after its original is established: the session, resuming, the reducer,
+    and what it writes (``repro.min.py`` with the confirming run's header, ``report.json`` and
+    ``report.md``, built once from one dict)."""
+
+    def __init__(self, path, original: Original, base, oracle: PropertyOracle, ctx: RunContext, opt: ReduceOptions,
+                 out_dir: str, jobs: int, status: StatusLine):
+        self.path, self.original, self.base, self.oracle = path, original, base, oracle
+        self.ctx, self.opt, self.out_dir, self.jobs, self.status = ctx, opt, out_dir, jobs, status
+        self.prop_key = json.dumps(base.prop.to_json(), sort_keys=True)
+        self.cache_path = os.path.join(out_dir, "cache.json")
+        self.resumed = False
+
+    def _session(self) -> Session:
+        lenient = self.oracle.static_error is not None
+        return Session(self.oracle.judge, prepare=edits.dce, static="partial" if lenient else "strict",
+                       static_filter=self.oracle.static_filter, also_dir=os.path.join(self.out_dir, "also-interesting"))
+
+    def _start(self, session: Session):
+        """Where the reducer starts: an earlier run's best-so-far of the same original and
+        property (with its verdict cache), else the original with its static facts."""
+        if self.opt.resume:
+            prev = resume_point(self.out_dir, self.original.text, self.prop_key)
+            if prev is not None:
+                self.resumed = True
+                session.load(self.cache_path)
+                return parse(prev, os.path.join(self.out_dir, "repro.min.py")), None
+        return self.original.program, self.original.info
+
+    def reduce(self):
+        session = self._session()
+        start, info = self._start(session)
+
+        def progress(s: dict) -> None:
+            self.status(s)
+            if s.get("accepted"):
+                session.save(self.cache_path)
+
+        min_extent = 2 if self.oracle.guards_degenerate else 1
+        reducer = Reducer(start, session, jobs=self.jobs, out_dir=self.out_dir, on_progress=progress,
+                          max_tests=self.opt.max_tests, max_seconds=self.opt.max_seconds,
+                          passes=passes_for(min_extent=min_extent), lenient=self.oracle.static_error is not None,
+                          info=info)
+        if not self.resumed:
+            reducer.save_best()
+        write_state(self.out_dir, self.original.text, self.prop_key, tests=0, done=False)
+        result = reducer.run()
+        self.status.done()
+        session.save(self.cache_path)
+        write_state(self.out_dir, self.original.text, self.prop_key, tests=result.tests, done=not result.interrupted)
+        return result
+
+    def _environment(self, after) -> dict:
+        first = self.base.first
+        env = dict((after or first).environment if (after or first) is not None else {})
+        if self.ctx.options.inductor_config:
+            env["inductor_config"] = list(self.ctx.options.inductor_config)
+        return env
+
+    def report(self, result, finals: list, wall_seconds: float) -> dict:
+        base, prop = self.base, self.base.prop
+        after = finals[0].outcome if finals else None
+        minimal = result.text
+        if not result.interrupted:   # the confirmed result: a header that says where and how
+            minimal = reports.with_header(result.text, reports.repro_header(self._environment(after),
+                                                                            self.ctx.command, prop.describe()))
+        judged = finals[0].to_json() if finals else {}
+        return reports.build(
+            script=self.path, sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
+            bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
+            prop=prop.describe(), backend=self.ctx.backend, before=base.first, after=after,
+            oracle_calls=result.tests, cache_hits=result.cache_hits, seconds=result.seconds,
+            interrupted=result.interrupted, passes=stats_table(result.stats), also_interesting=result.also_interesting,
+            replays={"original": f"{base.held}/{len(base.replays)}",
+                     **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
+                     **({"resumed": True} if self.resumed else {})},
+            environment=base.first.environment if base.first is not None else {},
+            flaky=base.flaky, static_error=self.oracle.static_error,
+            # the result re-run: a minimized script that no longer shows the property (a candidate
+            # that held once by accident, a machine problem) must not pass for a result
+            verified=None if not finals else any(v.holds for v in finals),
+            original_header=reports.original_header(self.original.text),
+            mismatch=judged.get("mismatch"), property_reason=finals[0].reason if finals else None,
+            wall_seconds=wall_seconds, command=self.ctx.command,
+            upgraded=UPGRADED if self.original.translated_to else None)
+
+    def write(self, result, rep: dict) -> None:
+        if not result.interrupted:
+            with open(os.path.join(self.out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
+                f.write(rep["minimal_script"])
+        with open(os.path.join(self.out_dir, "report.json"), "w") as f:
+            json.dump(rep, f, indent=1)
+        with open(os.path.join(self.out_dir, "report.md"), "w") as f:
+            f.write(reports.to_markdown(rep))

@@ -50,6 +50,7 @@ class Trial:
     pools: "Pools"
     options: RunOptions = RunOptions()      # for the candidate's own runs (e.g. Inductor's eager mode)
     program_: "Program | None" = None
+    info_: object = None                    # its static check, where the funnel made it already
 
     @property
     def program(self) -> "Program":
@@ -57,6 +58,14 @@ class Trial:
             from ...program import parse
             self.program_ = parse(self.text, self.path)
         return self.program_
+
+    @property
+    def info(self):
+        """The candidate's static check (``static.check``; raises FusionError), made once."""
+        if self.info_ is None:
+            from ...program.static import check
+            self.info_ = check(self.program)
+        return self.info_
 
     @property
     def backend(self) -> str:

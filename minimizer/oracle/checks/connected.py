@@ -41,9 +41,8 @@ class Connected(Check):
         return (True, "one connected fusion") if n == 1 else (False, f"{n} unconnected pieces")
 
     def gather(self, trial: Trial):
-        from ...program.static import check
         try:
-            return pieces(trial.program, check(trial.program))
+            return pieces(trial.program, trial.info)
         except Exception as e:
             return Missing(f"cannot tell whether it is connected: {type(e).__name__}: {e}")
 
