@@ -6,11 +6,12 @@ Shared by every backend: they differ only in which modules stand behind ``nvfuse
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import time
 import traceback
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 
@@ -85,12 +86,53 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     rec = Recorder(devices)
     for cls in fd_classes:
         rec.wrap(cls)
+    with _installed(modules, rec):
+        torch.manual_seed(options.seed)
+        error = _exec_script(text, path, devices, device)
+    result: dict[str, Any] = {"executions": len(rec.calls)}
+    if devices.remapped:   # the script named devices this machine does not have
+        result["environment"] = {"device_remap": dict(devices.remapped)}
+    _add_timing(result, rec.calls, error is None, int(options.time_execute or 0), device)
+    if error is not None:
+        where = locate(error, path, text, fd_classes, rec)
+        # an error of the script's own code is the script's whatever the backend (an
+        # IndentationError is no "inductor runtime" failure)
+        how = {"script": generic_classify, "definition": classify_definition or classify}.get(where, classify)
+        _add_error(result, error, how, where, path)
+    elif not rec.calls:
+        result.update({"status": "error", "error_kind": "no-execute",
+                       "signature": "fmin: the script never called fd.execute",
+                       "message": "the script ran to its end without calling fd.execute(inputs)"})
+    else:
+        _add_outputs(result, rec.calls[-1], values_path)
+    if extra is not None:
+        extra(result)
+    return result
+
+
+@contextlib.contextmanager
+def _installed(modules: dict[str, Any], rec: Recorder) -> Iterator[None]:
+    """``modules`` behind their import names and ``rec`` as the recorder of the running script,
+    for the time of one script; then whatever stood there before, so that neither leaks into fmin's
+    own imports or into the worker's next script."""
     saved = {k: sys.modules.get(k) for k in modules}
     sys.modules.update(modules)
     _current[0] = rec
-    torch.manual_seed(options.seed)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+        _current[0] = None
+
+
+def _exec_script(text: str, path: str, devices, device: str) -> BaseException | None:
+    """Runs ``text`` as ``__main__`` under the device map; returns what it raised, None when it ran
+    to its end or exited with status 0. Anything it raises is its outcome, not the worker's."""
     g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
-    error = None
     try:
         code = compile(text, path, "exec")
         with devices:
@@ -100,56 +142,51 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
                 # the next script this worker runs
                 torch.cuda.synchronize()
     except SystemExit as e:
-        if e.code not in (0, None):
-            error = e
+        return e if e.code not in (0, None) else None
     except BaseException as e:
-        error = e
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-        _current[0] = None
-    result: dict[str, Any] = {"executions": len(rec.calls)}
-    if devices.remapped:   # the script named devices this machine does not have
-        result["environment"] = {"device_remap": dict(devices.remapped)}
-    if rec.calls and rec.calls[-1]["seconds"] is not None:
-        result["execute_seconds"] = rec.calls[-1]["seconds"]
-        result["first_execute_seconds"] = rec.calls[-1]["seconds"]
-    k = int(options.time_execute or 0)
-    if error is None and rec.calls and k > 0:
-        result["execute_seconds"] = _warm_time(rec.calls[-1], k, device)
-    if error is not None:
-        result.update({"status": "error"})
-        where = locate(error, path, text, fd_classes, rec)
-        # an error of the script's own code is the script's whatever the backend (an
-        # IndentationError is no "inductor runtime" failure)
-        how = {"script": generic_classify, "definition": classify_definition or classify}.get(where, classify)
-        result.update(how(error))
-        result.setdefault("message", "".join(traceback.format_exception_only(type(error), error))[-4000:])
-        result["where"] = where
-        line = _script_line(error, path)
-        if line is not None:
-            result["script_line"] = line
-    elif not rec.calls:
-        result.update({"status": "error", "error_kind": "no-execute",
-                       "signature": "fmin: the script never called fd.execute",
-                       "message": "the script ran to its end without calling fd.execute(inputs)"})
-    else:
-        last = rec.calls[-1]
-        result["status"] = "ok"
-        result["outputs"] = [describe(o) for o in last["outputs"]]
-        if values_path:
-            def cpu(v):
-                return v.detach().to("cpu") if isinstance(v, torch.Tensor) else v
-            torch.save({"inputs": [cpu(v) for v in last["inputs"]],
-                        "outputs": [cpu(v) for v in last["outputs"]],
-                        "storages": {k: cpu(s) for k, s in _gapped_storages(last["inputs"]).items()}}, values_path)
-            result["values_path"] = values_path
-    if extra is not None:
-        extra(result)
-    return result
+        return e
+    return None
+
+
+def _add_timing(result: dict, calls: list[dict], ran_through: bool, k: int, device: str) -> None:
+    """``execute_seconds`` and ``first_execute_seconds``: the last fusion's execution, compilation
+    included. With ``k`` warm runs asked for (``--slower``) and a script that ran through,
+    ``execute_seconds`` becomes their median: a compile-time difference is no slowdown."""
+    if calls and calls[-1]["seconds"] is not None:
+        result["execute_seconds"] = calls[-1]["seconds"]
+        result["first_execute_seconds"] = calls[-1]["seconds"]
+    if ran_through and calls and k > 0:
+        result["execute_seconds"] = _warm_time(calls[-1], k, device)
+
+
+def _add_error(result: dict, error: BaseException, how: Callable[[BaseException], dict], where: str,
+               path: str) -> None:
+    """The failure as ``how`` classifies it, with where it was raised (``locate``) and the script's
+    line it comes from, which triage and the reports show."""
+    result.update({"status": "error"})
+    result.update(how(error))
+    result.setdefault("message", "".join(traceback.format_exception_only(type(error), error))[-4000:])
+    result["where"] = where
+    line = _script_line(error, path)
+    if line is not None:
+        result["script_line"] = line
+
+
+def _add_outputs(result: dict, last: dict, values_path: str | None) -> None:
+    """The run's outputs are those of the script's last ``fd.execute``. With ``values_path`` its
+    inputs, outputs and the whole storages of gapped inputs (``_gapped_storages``) are saved there,
+    on the CPU, for fmin to compare."""
+    result["status"] = "ok"
+    result["outputs"] = [describe(o) for o in last["outputs"]]
+    if values_path:
+        torch.save({"inputs": [_on_cpu(v) for v in last["inputs"]],
+                    "outputs": [_on_cpu(v) for v in last["outputs"]],
+                    "storages": {k: _on_cpu(s) for k, s in _gapped_storages(last["inputs"]).items()}}, values_path)
+        result["values_path"] = values_path
+
+
+def _on_cpu(v: Any) -> Any:
+    return v.detach().to("cpu") if isinstance(v, torch.Tensor) else v
 
 
 def _gapped_storages(inputs) -> dict[int, torch.Tensor]:

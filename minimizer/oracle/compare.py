@@ -268,6 +268,12 @@ def _element(flat: int, shape, b=None, e=None, x=None, error=None, eager_error=N
     return d
 
 
+def _at(index: list[int], t: torch.Tensor) -> str:
+    """Where the worst element is, for a reason's text: " at [i, j]"; nothing for a 0-d tensor,
+    which has one element."""
+    return f" at {index}" if t.dim() else ""
+
+
 # ---------------------------------------------------------------- dtype tolerance (compare)
 def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0, fp64_ref: bool = False,
                 *, chunk: int = CHUNK, top: int = TOP) -> OutputDiff:
@@ -293,63 +299,86 @@ def compare_one(out: Any, ref: Any, label: str = "output", scale: float = 1.0, f
     d.rtol, d.atol = tolerance(a.dtype, scale)
     if b.numel() == 0:
         return d
-    exact = not (b.dtype.is_floating_point or b.dtype.is_complex)
-    cx = b.dtype.is_complex
-    nan_differ = False
-    max_rel = 0.0
+    best, nan_differ = _count_beyond_tolerance(d, a, b, upcast, chunk, top)
+    if d.mismatched:
+        _fail_tolerance(d, a, b, best, upcast, fp64_ref, nan_differ)
+    return d
+
+
+def _count_beyond_tolerance(d: OutputDiff, a, b, upcast: bool, chunk: int, top: int) -> tuple[_Top, bool]:
+    """Counts the elements of ``a`` beyond the tolerance of ``b`` (chunk by chunk, into
+    ``d.mismatched``, ``d.max_abs`` and ``d.max_rel``); returns the worst of them and whether the
+    NaN positions differ somewhere."""
+    integral = not (b.dtype.is_floating_point or b.dtype.is_complex)
     best = _Top(top)
-    ninf = torch.full((), -math.inf, dtype=torch.float64)
+    nan_differ = False
     offset = 0
     for idx in _pieces(b.shape, chunk):
         pa, pb = _flat(a, idx), _flat(b, idx)
         n = pb.numel()
         if upcast:   # the exact result rounded once to the output's dtype (overflow included)
             pb = pb.to(a.dtype)
-        if exact:
-            close = pa == pb    # on the integer values themselves: float64 cannot hold every int64
-            fa, fb = pa.to(torch.float64), pb.to(torch.float64)   # only for the error measures
-            err = (fa - fb).abs()
-            excess = torch.where(close, ninf, err)
-            d.max_abs = max(d.max_abs, float(err.max()))
+        if integral:
+            close, excess = _equal_values(d, pa, pb)
         else:
-            wide = torch.complex128 if cx else torch.float64
-            fa, fb = pa.to(wide), pb.to(wide)
-            nan_a, nan_b = torch.isnan(fa), torch.isnan(fb)
-            finite = torch.isfinite(fa) & torch.isfinite(fb)
-            err = torch.where(finite, (fa - fb).abs(), torch.zeros((), dtype=torch.float64))
-            bound = d.atol + d.rtol * fb.abs()
-            close = (nan_a & nan_b) | (fa == fb) | (finite & (err <= bound))
+            close, excess, nan_a, nan_b = _close_values(d, pa, pb)
             nan_differ = nan_differ or bool((nan_a != nan_b).any())
-            # how far beyond tolerance, to point at the worst element; non-finite disagreements first
-            excess = torch.where(finite, err - bound, torch.full((), math.inf, dtype=torch.float64))
-            excess = torch.where(close, ninf, excess)
-            if finite.any():
-                d.max_abs = max(d.max_abs, float(err[finite].max()))
-                nz = finite & (fb != 0)
-                if nz.any():
-                    max_rel = max(max_rel, float((err[nz] / fb[nz].abs()).max()))
         m = int((~close).sum())
         if m:
             d.mismatched += m
             best.add(excess, offset)
         offset += n
-    d.max_rel = max_rel
-    if d.mismatched:
-        d.ok = False
-        flat = best.items[0][1]
-        d.worst = _index(flat, b.shape)
-        d.worst_elements = [_element(f, b.shape, a, **({"x": b} if fp64_ref else {"e": b}))
-                            for _, f in best.items]
-        va, vb = _item(a, flat), _item(b, flat)
-        if upcast:   # the reference as rounded to the output's dtype, as it was judged
-            vb = torch.tensor(vb, dtype=torch.float64).to(a.dtype).item()
-        where = f" at {d.worst}" if b.dim() else ""
-        tol = f" beyond rtol {d.rtol:.3g}, atol {d.atol:.3g}" if d.rtol or d.atol else ""
-        nan = "; NaN positions differ" if nan_differ else ""
-        d.reason = (f"{label} ({_fmt_shape(b if not upcast else a)}): {d.mismatched} of {d.numel} elements "
-                    f"differ{tol}{nan}; worst{where}: {va!r} vs reference {vb!r} "
-                    f"(max abs {d.max_abs:.3g}, max rel {d.max_rel:.3g})")
-    return d
+    return best, nan_differ
+
+
+def _equal_values(d: OutputDiff, pa: torch.Tensor, pb: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Integers and bools, one chunk: which elements are equal, and by how much each other one
+    differs (-inf where equal)."""
+    close = pa == pb    # on the integer values themselves: float64 cannot hold every int64
+    fa, fb = pa.to(torch.float64), pb.to(torch.float64)   # only for the error measures
+    err = (fa - fb).abs()
+    excess = torch.where(close, torch.full((), -math.inf, dtype=torch.float64), err)
+    d.max_abs = max(d.max_abs, float(err.max()))
+    return close, excess
+
+
+def _close_values(d: OutputDiff, pa: torch.Tensor, pb: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Floating and complex values, one chunk: which elements are within ``d``'s tolerance (or
+    equal, or NaN on both sides), how far beyond it each other one is (-inf where close; +inf for
+    a NaN/inf disagreement, so that it comes first), and where each side is NaN."""
+    wide = torch.complex128 if pb.dtype.is_complex else torch.float64
+    fa, fb = pa.to(wide), pb.to(wide)
+    nan_a, nan_b = torch.isnan(fa), torch.isnan(fb)
+    finite = torch.isfinite(fa) & torch.isfinite(fb)
+    err = torch.where(finite, (fa - fb).abs(), torch.zeros((), dtype=torch.float64))
+    bound = d.atol + d.rtol * fb.abs()
+    close = (nan_a & nan_b) | (fa == fb) | (finite & (err <= bound))
+    # how far beyond tolerance, to point at the worst element; non-finite disagreements first
+    excess = torch.where(finite, err - bound, torch.full((), math.inf, dtype=torch.float64))
+    excess = torch.where(close, torch.full((), -math.inf, dtype=torch.float64), excess)
+    if finite.any():
+        d.max_abs = max(d.max_abs, float(err[finite].max()))
+        nz = finite & (fb != 0)
+        if nz.any():
+            d.max_rel = max(d.max_rel, float((err[nz] / fb[nz].abs()).max()))
+    return close, excess, nan_a, nan_b
+
+
+def _fail_tolerance(d: OutputDiff, a, b, best: _Top, upcast: bool, fp64_ref: bool, nan_differ: bool) -> None:
+    """``d`` fails: its worst elements, and a reason that shows the worst one as it was judged."""
+    d.ok = False
+    flat = best.items[0][1]
+    d.worst = _index(flat, b.shape)
+    d.worst_elements = [_element(f, b.shape, a, **({"x": b} if fp64_ref else {"e": b}))
+                        for _, f in best.items]
+    va, vb = _item(a, flat), _item(b, flat)
+    if upcast:   # the reference as rounded to the output's dtype, as it was judged
+        vb = torch.tensor(vb, dtype=torch.float64).to(a.dtype).item()
+    tol = f" beyond rtol {d.rtol:.3g}, atol {d.atol:.3g}" if d.rtol or d.atol else ""
+    nan = "; NaN positions differ" if nan_differ else ""
+    d.reason = (f"{d.label} ({_fmt_shape(b if not upcast else a)}): {d.mismatched} of {d.numel} elements "
+                f"differ{tol}{nan}; worst{_at(d.worst, b)}: {va!r} vs reference {vb!r} "
+                f"(max abs {d.max_abs:.3g}, max rel {d.max_rel:.3g})")
 
 
 def compare(outputs: Sequence[Any], reference_outputs: Sequence[Any], *, scale: float = 1.0,
@@ -464,156 +493,224 @@ def _judge_exact(d: OutputDiff, b, e, x, chunk, top) -> None:
         d.worst_elements = [_element(f, b.shape, b, e, x) for _, f in best.items]
         w = d.worst_elements[0]
         d.worst = w["index"]
-        where = f" at {d.worst}" if b.dim() else ""
         d.reason = (f"{d.label} ({_fmt_shape(b)}): {d.mismatched} of {d.numel} elements differ from both eager "
-                    f"and the exact reference; worst{where}: {w['backend']!r} vs eager {w['eager']!r} "
+                    f"and the exact reference; worst{_at(d.worst, b)}: {w['backend']!r} vs eager {w['eager']!r} "
                     f"(exact {w['exact']!r})")
 
 
 def _judge_float(d: OutputDiff, b, e, x, factor, chunk, top) -> None:
-    D = _COMPONENT.get(b.dtype, b.dtype)
-    div = 2 if b.dtype.is_complex else 1
-    f64 = torch.float64
-    lr, la = max(LOOSE[0], 2 * d.rtol), max(LOOSE[1], 2 * d.atol)
-    tiny = torch.finfo(D).tiny
-    n = 0
-    ssb = sse = ssu = 0.0
-    max_e = 0.0
-    guard = -math.inf            # max over finite elements of |B - X| - ulp
-    exb = exe = 0.0              # max over finite elements of |B - X_D| / tol, of |E - X_D| / tol
-    max_rel = 0.0
-    beyond_tol = beyond_ulp = nonfinite = untrusted = 0
-    eager_exact = True
-    best = _Top(top)
-    inf = torch.full((), math.inf, dtype=f64)
-    ninf = torch.full((), -math.inf, dtype=f64)
-    offset = 0
-
-    def real(t: torch.Tensor) -> torch.Tensor:
-        if div == 2:
-            return torch.view_as_real(t.to(torch.complex128).contiguous()).reshape(-1)
-        return t.to(f64)
-
+    """Floating and complex outputs: rules 1-3 of the module docstring. Every chunk adds to one
+    ``_FloatTally``; the verdict needs the sums and maxima over the whole output, so it is taken
+    only once every chunk is in."""
+    tally = _FloatTally(b.dtype, d.rtol, d.atol, top)
     for idx in _pieces(b.shape, chunk):
-        pb, pe, px = _flat(b, idx), _flat(e, idx), _flat(x, idx)
-        size = pb.numel() * div
-        xd = real(px.to(b.dtype))               # the exact value rounded once to D
-        pb, pe, px = real(pb), real(pe), real(px)
-        bad_nf = None
-        if bool(torch.isfinite(pb).all()) and bool(torch.isfinite(pe).all()) and bool(torch.isfinite(xd).all()):
-            fin, n_fin = None, size             # the common case: no masks
-        else:
-            cb, ce, cxd = _cls(pb), _cls(pe), _cls(xd)
-            trusted = ce == cxd
-            bad_nf = trusted & (cb != cxd)
-            untr = ~trusted
-            if untr.any():
-                untrusted += int(untr.sum())
-                ref = torch.where(torch.isfinite(px), px, pe)
-                loose = (pb - ref).abs() <= la + lr * ref.abs()
-                side = (cb == ce) | (cb == cxd)
-                bad_nf |= untr & ~(side & ((cb != 0) | loose))
-            nonfinite += int(bad_nf.sum())
-            fin = trusted & (cxd == 0) & (cb == 0)
+        tally.add(_flat(b, idx), _flat(e, idx), _flat(x, idx))
+    tally.record(d)
+    bad = _float_verdict(d, tally, factor)
+    d.worst_elements = _float_worst_elements(tally.best, b, e, x)
+    if bad is not None:
+        _fail_float(d, b, bad, tally.beyond_tol)
+
+
+class _FloatTally:
+    """What rules 1-3 measure, summed or maximised over the chunks of one floating output, and its
+    worst elements. Errors are measured in float64 on the real components (a complex element
+    counts as two), over the elements finite in all three of B, E and X_D; the others are judged
+    by rule 1 alone."""
+
+    def __init__(self, dtype: torch.dtype, rtol: float, atol: float, top: int):
+        self.dtype = dtype                          # the output's dtype (complex included)
+        self.component = _COMPONENT.get(dtype, dtype)   # D, whose ulp counts
+        self.tiny = torch.finfo(self.component).tiny     # D's smallest normal (FTZ below)
+        self.div = 2 if dtype.is_complex else 1     # real components per element
+        self.rtol, self.atol = rtol, atol
+        self.loose = (max(LOOSE[0], 2 * rtol), max(LOOSE[1], 2 * atol))   # (rtol, atol) of rule 1
+        self.best = _Top(top)
+        self.offset = 0              # flat index (in real components) where the next chunk starts
+        self.n = 0                   # elements finite in all three
+        self.ssb = self.sse = self.ssu = 0.0   # sums of squares of |B - X|, |E - X|, ulp_D(X_D)
+        self.max_e = 0.0             # max |E - X|
+        self.guard = -math.inf       # max over finite elements of |B - X| - ulp
+        self.exb = self.exe = 0.0    # max over finite elements of |B - X_D| / tol, of |E - X_D| / tol
+        self.max_abs = self.max_rel = 0.0
+        self.beyond_tol = self.beyond_ulp = self.nonfinite = self.untrusted = 0
+        self.eager_exact = True      # E == X at every finite element so far
+
+    def _real(self, t: torch.Tensor) -> torch.Tensor:
+        """``t`` in float64, a complex tensor as its real components."""
+        if self.div == 2:
+            return torch.view_as_real(t.to(torch.complex128).contiguous()).reshape(-1)
+        return t.to(torch.float64)
+
+    def add(self, pb: torch.Tensor, pe: torch.Tensor, px: torch.Tensor) -> None:
+        """One chunk of B, E and X, flattened."""
+        size = pb.numel() * self.div
+        xd = self._real(px.to(self.dtype))     # the exact value rounded once to D
+        pb, pe, px = self._real(pb), self._real(pe), self._real(px)
+        fin = bad_nf = None
+        n_fin = size                           # the common case: all finite, no masks
+        if not (bool(torch.isfinite(pb).all()) and bool(torch.isfinite(pe).all())
+                and bool(torch.isfinite(xd).all())):
+            fin, bad_nf = self._nonfinite(pb, pe, px, xd)
             n_fin = int(fin.sum())
-            zero = torch.zeros((), dtype=f64)   # the other elements drop out of every measure
+            zero = torch.zeros((), dtype=torch.float64)   # the other elements drop out of every measure
             pb, pe, px, xd = (torch.where(fin, t, zero) for t in (pb, pe, px, xd))
-        score = None
-        if n_fin:
-            db = (pb - px).abs_()
-            de = (pe - px).abs_()
-            u = _ulp(xd, D)
-            if fin is not None:
-                u = torch.where(fin, u, zero)
-            ax = xd.abs()
-            tolv = ax.mul_(d.rtol).add_(d.atol)
-            rb = (pb - xd).abs_().div_(tolv)
-            beyond_tol += int((rb > 1).sum())
-            exb = max(exb, float(rb.max()))
-            exe = max(exe, float((pe - xd).abs_().div_(tolv).max()))
-            n += n_fin
-            ssb += float(torch.dot(db, db))
-            sse += float(torch.dot(de, de))
-            ssu += float(torch.dot(u, u))
-            mde = float(de.max())
-            max_e = max(max_e, mde)
-            d.max_abs = max(d.max_abs, float(db.max()))
-            ax = px.abs()
-            max_rel = max(max_rel, float(torch.where(ax > 0, db / ax, zero if fin is not None else 0.0).max()))
-            eager_exact = eager_exact and mde == 0
-            ex = db - u
-            off = ex > 0
-            if bool(off.any()):    # flushing subnormals to zero (FTZ) is a rounding too
-                off &= ~((xd.abs() < tiny) & (pb.abs() < tiny))
-            beyond_ulp += int(off.sum())
-            guard = max(guard, float(ex.max()))
-            # worse than eager at this element, by how much; only where B is not exact
-            score = torch.where(db > 0, db.sub_(de), ninf)
-        if bad_nf is not None and bool(bad_nf.any()):
-            score = torch.where(bad_nf, inf, score if score is not None else ninf)
+        score = self._measure(pb, pe, px, xd, fin, n_fin) if n_fin else None
+        score = _nonfinite_first(score, fin, bad_nf)
         if score is not None:
-            if fin is not None:
-                score = torch.where(fin | bad_nf, score, ninf)
-            best.add(score, offset, div)
-        offset += size
-    d.nonfinite, d.untrusted = nonfinite, untrusted
-    d.mismatched = beyond_tol + nonfinite
-    d.max_rel = max_rel
-    d.max_eager = max_e
-    if n:
-        d.excess_backend, d.excess_eager = exb, exe
-    if n:
-        d.rmse_backend, d.rmse_eager, d.floor = math.sqrt(ssb / n), math.sqrt(sse / n), math.sqrt(ssu / n)
-        d.ratio = (d.rmse_backend / d.rmse_eager if d.rmse_eager else
-                   (math.inf if d.rmse_backend else 0.0))
-    bad = None
-    if nonfinite:
+            self.best.add(score, self.offset, self.div)
+        self.offset += size
+
+    def _nonfinite(self, pb, pe, px, xd) -> tuple[torch.Tensor, torch.Tensor]:
+        """Rule 1 on a chunk with a NaN or an infinity somewhere: counts the disagreements and the
+        untrusted elements; returns the mask of elements finite in all three and that of the
+        disagreements."""
+        cb, ce, cxd = _cls(pb), _cls(pe), _cls(xd)
+        trusted = ce == cxd
+        bad_nf = trusted & (cb != cxd)
+        untr = ~trusted
+        if untr.any():
+            self.untrusted += int(untr.sum())
+            lr, la = self.loose
+            ref = torch.where(torch.isfinite(px), px, pe)
+            loose = (pb - ref).abs() <= la + lr * ref.abs()
+            side = (cb == ce) | (cb == cxd)
+            bad_nf |= untr & ~(side & ((cb != 0) | loose))
+        self.nonfinite += int(bad_nf.sum())
+        return trusted & (cxd == 0) & (cb == 0), bad_nf
+
+    def _measure(self, pb, pe, px, xd, fin, n_fin: int) -> torch.Tensor:
+        """Rules 2 and 3 on the ``n_fin`` finite elements of a chunk (``fin``; None: all of them;
+        the others are zero in every argument): adds to the sums and maxima, and returns each
+        element's score for the worst elements (how much further B is from X than E is; -inf
+        where B is exact)."""
+        zero = torch.zeros((), dtype=torch.float64)
+        db = (pb - px).abs_()
+        de = (pe - px).abs_()
+        u = _ulp(xd, self.component)
+        if fin is not None:
+            u = torch.where(fin, u, zero)
+        ax = xd.abs()
+        tolv = ax.mul_(self.rtol).add_(self.atol)
+        rb = (pb - xd).abs_().div_(tolv)
+        self.beyond_tol += int((rb > 1).sum())
+        self.exb = max(self.exb, float(rb.max()))
+        self.exe = max(self.exe, float((pe - xd).abs_().div_(tolv).max()))
+        self.n += n_fin
+        self.ssb += float(torch.dot(db, db))
+        self.sse += float(torch.dot(de, de))
+        self.ssu += float(torch.dot(u, u))
+        mde = float(de.max())
+        self.max_e = max(self.max_e, mde)
+        self.max_abs = max(self.max_abs, float(db.max()))
+        ax = px.abs()
+        self.max_rel = max(self.max_rel, float(torch.where(ax > 0, db / ax, zero if fin is not None else 0.0).max()))
+        self.eager_exact = self.eager_exact and mde == 0
+        ex = db - u
+        off = ex > 0
+        if bool(off.any()):    # flushing subnormals to zero (FTZ) is a rounding too
+            off &= ~((xd.abs() < self.tiny) & (pb.abs() < self.tiny))
+        self.beyond_ulp += int(off.sum())
+        self.guard = max(self.guard, float(ex.max()))
+        return torch.where(db > 0, db.sub_(de), torch.full((), -math.inf, dtype=torch.float64))
+
+    def record(self, d: OutputDiff) -> None:
+        """The measures into ``d`` (the RMSEs and excesses only where some element was finite)."""
+        d.max_abs = self.max_abs
+        d.nonfinite, d.untrusted = self.nonfinite, self.untrusted
+        d.mismatched = self.beyond_tol + self.nonfinite
+        d.max_rel = self.max_rel
+        d.max_eager = self.max_e
+        if self.n:
+            d.excess_backend, d.excess_eager = self.exb, self.exe
+            n = self.n
+            d.rmse_backend, d.rmse_eager = math.sqrt(self.ssb / n), math.sqrt(self.sse / n)
+            d.floor = math.sqrt(self.ssu / n)
+            d.ratio = (d.rmse_backend / d.rmse_eager if d.rmse_eager else
+                       (math.inf if d.rmse_backend else 0.0))
+
+
+def _nonfinite_first(score, fin, bad_nf):
+    """A chunk's scores for the worst elements: a NaN/inf disagreement (``bad_nf``) outranks every
+    finite error; an element neither finite nor a disagreement is no candidate. None: no
+    candidate in the chunk."""
+    ninf = torch.full((), -math.inf, dtype=torch.float64)
+    if bad_nf is not None and bool(bad_nf.any()):
+        score = torch.where(bad_nf, torch.full((), math.inf, dtype=torch.float64),
+                            score if score is not None else ninf)
+    if score is not None and fin is not None:
+        score = torch.where(fin | bad_nf, score, ninf)
+    return score
+
+
+def _float_verdict(d: OutputDiff, t: _FloatTally, factor: float) -> str | None:
+    """Which rule decides (into ``d.rule``; rule 3 also scales ``d.factor`` by the size of the
+    output) and, when the output fails it, what is wrong; None when it passes."""
+    if t.nonfinite:
         d.rule = "nonfinite"
-        bad = (f"{nonfinite} of {d.numel} elements disagree on NaN/inf with eager and the exact reference "
-               f"where those agree, or with both where they do not")
-    elif not n:
+        return (f"{t.nonfinite} of {d.numel} elements disagree on NaN/inf with eager and the exact reference "
+                f"where those agree, or with both where they do not")
+    if not t.n:
         d.rule = "within-tolerance"
-    elif eager_exact:
+        return None
+    if t.eager_exact:
         d.rule = "ulp"
-        if beyond_ulp:
-            bad = (f"eager computes it exactly, yet {beyond_ulp} of {d.numel} elements are more than one ulp "
-                   f"from it (rms error {d.rmse_backend:.3g}, one ulp {d.floor:.3g})")
-    elif not beyond_tol:
+        if t.beyond_ulp:
+            return (f"eager computes it exactly, yet {t.beyond_ulp} of {d.numel} elements are more than one ulp "
+                    f"from it (rms error {d.rmse_backend:.3g}, one ulp {d.floor:.3g})")
+        return None
+    if not t.beyond_tol:
         d.rule = "within-tolerance"
-    else:
-        d.rule = "rmse"
-        k = d.factor = factor * math.sqrt(max(1.0, SMALL / n))
-        if d.rmse_backend > k * d.rmse_eager + d.floor:
-            bad = (f"rms error {d.rmse_backend:.3g} against the exact reference is {d.ratio:.3g}× eager's "
-                   f"{d.rmse_eager:.3g} (allowed: {k:.3g}× + one ulp rms {d.floor:.3g})")
-        elif guard > k * max_e:
-            d.rule = "max"
-            bad = (f"rms error {d.rmse_backend:.3g} is {d.ratio:.3g}× eager's, but an element is {guard:.3g} "
-                   f"beyond one ulp of the exact value, more than {k:.3g}× eager's worst error {max_e:.3g}")
-        elif exb > max(1.0, k * exe):
-            d.rule = "max-rel"
-            bad = (f"rms error {d.rmse_backend:.3g} is {d.ratio:.3g}× eager's, but an element is {exb:.3g}× its "
-                   f"tolerance from the exact value, where eager's worst is {exe:.3g}× (allowed: "
-                   f"{max(1.0, k * exe):.3g}×)")
-    d.worst_elements = []
+        return None
+    return _relative_to_eager(d, t, factor)
+
+
+def _relative_to_eager(d: OutputDiff, t: _FloatTally, factor: float) -> str | None:
+    """Rule 3 past the dtype tolerance: the RMSE, the worst excess over one ulp and the worst
+    excess over the tolerance, each against eager's times k."""
+    d.rule = "rmse"
+    k = d.factor = factor * math.sqrt(max(1.0, SMALL / t.n))
+    if d.rmse_backend > k * d.rmse_eager + d.floor:
+        return (f"rms error {d.rmse_backend:.3g} against the exact reference is {d.ratio:.3g}× eager's "
+                f"{d.rmse_eager:.3g} (allowed: {k:.3g}× + one ulp rms {d.floor:.3g})")
+    if t.guard > k * t.max_e:
+        d.rule = "max"
+        return (f"rms error {d.rmse_backend:.3g} is {d.ratio:.3g}× eager's, but an element is {t.guard:.3g} "
+                f"beyond one ulp of the exact value, more than {k:.3g}× eager's worst error {t.max_e:.3g}")
+    if t.exb > max(1.0, k * t.exe):
+        d.rule = "max-rel"
+        return (f"rms error {d.rmse_backend:.3g} is {d.ratio:.3g}× eager's, but an element is {t.exb:.3g}× its "
+                f"tolerance from the exact value, where eager's worst is {t.exe:.3g}× (allowed: "
+                f"{max(1.0, k * t.exe):.3g}×)")
+    return None
+
+
+def _float_worst_elements(best: _Top, b, e, x) -> list[dict]:
+    """The worst elements with the three values and both errors against the exact one."""
+    cx = b.dtype.is_complex
+    elements = []
     for s, f in best.items:
         if s == -math.inf:
             continue
         bv, xv, ev = _item(b, f), _item(x, f), _item(e, f)
-        err = abs(complex(bv) - complex(xv)) if div == 2 else abs(float(bv) - float(xv))
-        eerr = abs(complex(ev) - complex(xv)) if div == 2 else abs(float(ev) - float(xv))
-        d.worst_elements.append({"index": _index(f, b.shape), "flat": f, "backend": bv, "exact": xv,
-                                 "eager": ev, "error": err if err == err else math.nan,
-                                 "eager_error": eerr if eerr == eerr else math.nan})
-    if bad is not None:
-        d.ok = False
-        tol = f"; {beyond_tol} of {d.numel} beyond rtol {d.rtol:.3g}, atol {d.atol:.3g}" if beyond_tol else ""
-        w = d.worst_elements[0] if d.worst_elements else None
-        if w is not None:
-            d.worst = w["index"]
-            where = f" at {d.worst}" if b.dim() else ""
-            tol += f"; worst{where}: {w['backend']!r} vs exact {w['exact']!r} (eager {w['eager']!r})"
-        d.reason = f"{d.label} ({_fmt_shape(b)}): {bad}{tol}"
+        err = abs(complex(bv) - complex(xv)) if cx else abs(float(bv) - float(xv))
+        eerr = abs(complex(ev) - complex(xv)) if cx else abs(float(ev) - float(xv))
+        elements.append({"index": _index(f, b.shape), "flat": f, "backend": bv, "exact": xv,
+                         "eager": ev, "error": err if err == err else math.nan,
+                         "eager_error": eerr if eerr == eerr else math.nan})
+    return elements
+
+
+def _fail_float(d: OutputDiff, b, bad: str, beyond_tol: int) -> None:
+    """``d`` fails with ``bad``; its reason adds how many elements are beyond the dtype tolerance
+    and the worst element."""
+    d.ok = False
+    tol = f"; {beyond_tol} of {d.numel} beyond rtol {d.rtol:.3g}, atol {d.atol:.3g}" if beyond_tol else ""
+    w = d.worst_elements[0] if d.worst_elements else None
+    if w is not None:
+        d.worst = w["index"]
+        tol += f"; worst{_at(d.worst, b)}: {w['backend']!r} vs exact {w['exact']!r} (eager {w['eager']!r})"
+    d.reason = f"{d.label} ({_fmt_shape(b)}): {bad}{tol}"
 
 
 def judge(outputs: Sequence[Any], eager: Sequence[Any], exact: Sequence[Any] | None = None, *,

@@ -194,6 +194,9 @@ class Evaluator:
 
     # ---- expressions ----
     def eval(self, node: cst.BaseExpression) -> Any:
+        """The value of one expression of the inputs list, tensors on ``meta``: a whitelist of
+        expression kinds, each understood by a method of its own; anything else is refused with
+        what was expected, since nothing of the script may run."""
         if number(node) is not None:
             return number(node)
         if isinstance(node, cst.SimpleString):
@@ -201,77 +204,106 @@ class Evaluator:
         if isinstance(node, (cst.Tuple, cst.List)):
             return tuple(self.eval(e.value) for e in node.elements)
         if isinstance(node, cst.UnaryOperation):
-            v = self.eval(node.expression)
-            if isinstance(node.operator, cst.Minus):
-                return -v
-            if isinstance(node.operator, cst.Plus):
-                return v
-            raise _Unsupported(node, "expected a number")
+            return self._sign(node)
         if isinstance(node, cst.BinaryOperation):
-            a, b = self.eval(node.left), self.eval(node.right)
-            ops = {cst.Add: lambda: a + b, cst.Subtract: lambda: a - b, cst.Multiply: lambda: a * b,
-                   cst.FloorDivide: lambda: a // b, cst.Divide: lambda: a / b, cst.Power: lambda: a ** b,
-                   cst.Modulo: lambda: a % b}
-            for k, f in ops.items():
-                if isinstance(node.operator, k):
-                    return f()
-            raise _Unsupported(node, "unsupported operator in an input expression")
+            return self._arithmetic(node)
         if isinstance(node, cst.Comparison):
-            left = self.eval(node.left)  # ``torch.randn(...) > 0``: a bool tensor of that shape
-            for c in node.comparisons:
-                self.eval(c.comparator)
-                if isinstance(left, torch.Tensor):
-                    return torch.empty(left.shape, dtype=torch.bool, device="meta")
-                raise _Unsupported(node, "unsupported comparison in an input expression")
+            return self._comparison(node)
         if isinstance(node, cst.Name):
-            if node.value in ("True", "False", "None"):
-                return {"True": True, "False": False, "None": None}[node.value]
-            if node.value in self.env and self.depth < 20:
-                self.depth += 1
-                try:
-                    return self.eval(self.env[node.value])
-                finally:
-                    self.depth -= 1
-            if node.value == "make_tensor":
-                return ("fn", "make_tensor")
-            if node.value in self.opaque:
-                p = self.pos.get(self.opaque[node.value])
-                at = f" (line {p.start.line})" if p else ""
-                raise _Unsupported(node, f"name '{node.value}' is bound by an assignment fmin does not "
-                                         f"evaluate{at}; expected a plain `{node.value} = ...`")
-            raise _Unsupported(node, f"name '{node.value}' is not defined before the inputs list")
+            return self._name(node)
         if isinstance(node, cst.Attribute):
-            chain = attr_chain(node)
-            if chain and chain[0] == "torch":
-                if len(chain) == 2 and isinstance(getattr(torch, chain[1], None), torch.dtype):
-                    return getattr(torch, chain[1])
-                if chain[1:] == ["testing", "make_tensor"]:
-                    return ("fn", "make_tensor")
-                if len(chain) == 2 and chain[1] in _FACTORIES:
-                    return ("fn", chain[1])
-            base = self.eval(node.value)
-            if isinstance(base, torch.Tensor):
-                name = node.attr.value
-                if name in ("T", "mT"):
-                    return getattr(base, name)
-                if name in ("shape",):
-                    return tuple(base.shape)
-                if name in _METHODS:
-                    return ("method", base, name)
-            raise _Unsupported(node, f"'{dotted(node)}' is not a torch call fmin understands in an inputs list")
+            return self._attribute(node)
         if isinstance(node, cst.Subscript):
-            picked = self._list_element(node)
-            if picked is not None:  # ``inputs[0]``: only that element is evaluated
-                return self.eval(picked)
-            base = self.eval(node.value)
-            if not isinstance(base, torch.Tensor):
-                raise _Unsupported(node, "expected indexing of a tensor")
-            idx = tuple(self._index(e.slice) for e in node.slice)
-            return base[idx if len(idx) > 1 else idx[0]]
+            return self._subscript(node)
         if isinstance(node, cst.Call):
             return self._call(node)
         raise _Unsupported(node, "expected an input tensor built with torch (e.g. torch.testing.make_tensor(...)) "
                                  "or a Python scalar")
+
+    def _sign(self, node: cst.UnaryOperation):
+        """``-x`` and ``+x``; no other unary operator (``not``, ``~``) builds an input."""
+        v = self.eval(node.expression)
+        if isinstance(node.operator, cst.Minus):
+            return -v
+        if isinstance(node.operator, cst.Plus):
+            return v
+        raise _Unsupported(node, "expected a number")
+
+    def _arithmetic(self, node: cst.BinaryOperation):
+        """Python arithmetic on the values of both sides (sizes such as ``B * S``)."""
+        a, b = self.eval(node.left), self.eval(node.right)
+        ops = {cst.Add: lambda: a + b, cst.Subtract: lambda: a - b, cst.Multiply: lambda: a * b,
+               cst.FloorDivide: lambda: a // b, cst.Divide: lambda: a / b, cst.Power: lambda: a ** b,
+               cst.Modulo: lambda: a % b}
+        for k, f in ops.items():
+            if isinstance(node.operator, k):
+                return f()
+        raise _Unsupported(node, "unsupported operator in an input expression")
+
+    def _comparison(self, node: cst.Comparison):
+        """``torch.randn(...) > 0``: a bool tensor of that shape (its values do not matter on
+        ``meta``)."""
+        left = self.eval(node.left)
+        self.eval(node.comparisons[0].comparator)
+        if isinstance(left, torch.Tensor):
+            return torch.empty(left.shape, dtype=torch.bool, device="meta")
+        raise _Unsupported(node, "unsupported comparison in an input expression")
+
+    def _name(self, node: cst.Name):
+        """A name: ``True``/``False``/``None``, what a plain module-level assignment binds
+        (followed 20 deep at most, against cycles), or ``make_tensor`` imported by name. A name
+        bound in a way fmin does not evaluate (``a, b = f()``) is refused with the line that binds
+        it."""
+        if node.value in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[node.value]
+        if node.value in self.env and self.depth < 20:
+            self.depth += 1
+            try:
+                return self.eval(self.env[node.value])
+            finally:
+                self.depth -= 1
+        if node.value == "make_tensor":
+            return ("fn", "make_tensor")
+        if node.value in self.opaque:
+            p = self.pos.get(self.opaque[node.value])
+            at = f" (line {p.start.line})" if p else ""
+            raise _Unsupported(node, f"name '{node.value}' is bound by an assignment fmin does not "
+                                     f"evaluate{at}; expected a plain `{node.value} = ...`")
+        raise _Unsupported(node, f"name '{node.value}' is not defined before the inputs list")
+
+    def _attribute(self, node: cst.Attribute):
+        """``torch.<dtype>``, a torch factory (to be called), or an attribute of a tensor: its
+        transpose, its shape, or a method (to be called)."""
+        chain = attr_chain(node)
+        if chain and chain[0] == "torch":
+            if len(chain) == 2 and isinstance(getattr(torch, chain[1], None), torch.dtype):
+                return getattr(torch, chain[1])
+            if chain[1:] == ["testing", "make_tensor"]:
+                return ("fn", "make_tensor")
+            if len(chain) == 2 and chain[1] in _FACTORIES:
+                return ("fn", chain[1])
+        base = self.eval(node.value)
+        if isinstance(base, torch.Tensor):
+            name = node.attr.value
+            if name in ("T", "mT"):
+                return getattr(base, name)
+            if name in ("shape",):
+                return tuple(base.shape)
+            if name in _METHODS:
+                return ("method", base, name)
+        raise _Unsupported(node, f"'{dotted(node)}' is not a torch call fmin understands in an inputs list")
+
+    def _subscript(self, node: cst.Subscript):
+        """An element of a list (only that element is evaluated: ``inputs[0]``) or basic indexing
+        of a tensor (a view, as the script would pass)."""
+        picked = self._list_element(node)
+        if picked is not None:
+            return self.eval(picked)
+        base = self.eval(node.value)
+        if not isinstance(base, torch.Tensor):
+            raise _Unsupported(node, "expected indexing of a tensor")
+        idx = tuple(self._index(e.slice) for e in node.slice)
+        return base[idx if len(idx) > 1 else idx[0]]
 
     def _list_element(self, node: cst.Subscript):
         """The element expression ``xs[k]`` stands for, when ``xs`` names a list/tuple literal and
