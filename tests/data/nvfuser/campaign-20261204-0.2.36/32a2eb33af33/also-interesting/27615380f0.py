@@ -1,0 +1,17 @@
+# also interesting: nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: __tmp_nvfuser_*.cu(N): error: no operator "+" matches these operands
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[10], contiguity=[True], dtype=DataType.Half, is_cpu=False)
+    T2 = fd.ops.cumprod(T0, dim=0)
+    T3 = fd.ops.sum(T0, dims=[0], keepdim=True)
+    fd.add_output(T3)
+    fd.add_output(T2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((10,), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)

@@ -1,0 +1,20 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[12], contiguity=[True], dtype=DataType.Half, is_cpu=False)
+    T1 = fd.define_tensor(shape=[12], contiguity=[True], dtype=DataType.Half, is_cpu=False)
+    T2 = fd.define_tensor(shape=[12], contiguity=[True], dtype=DataType.Half, is_cpu=False)
+    T3 = fd.ops.cumsum(T0, dim=0)
+    T4 = fd.ops.clamp(T3, -1.0, 1.0)
+    T5 = fd.ops.addcmul(T3, T4, T3, 0.5)
+    fd.add_output(T5)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((12,), dtype=torch.float16, device='cuda'),
+    torch.testing.make_tensor((12,), dtype=torch.float16, device='cuda'),
+    torch.testing.make_tensor((12,), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)

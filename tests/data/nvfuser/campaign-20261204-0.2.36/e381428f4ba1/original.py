@@ -1,0 +1,18 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[10], contiguity=[True], dtype=DataType.Half, is_cpu=False)
+    T1 = fd.ops.min(T0, dims=[0], keepdim=True)
+    T2 = fd.ops.max(T0, dims=[0], keepdim=True)
+    T3 = fd.ops.sqrt(T0)
+    fd.add_output(T3)
+    fd.add_output(T2)
+    fd.add_output(T1)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((10,), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)
