@@ -511,13 +511,17 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
     runner = runner if runner is not None else LocalRunner(opt)
     with runner:
         jobs = [job(m) for m in todo]
-        futs = [None if j["prop"] is None else runner.recheck(j) for j in jobs]
+        session = Session(submit=lambda c: chain(runner.recheck(c.context),
+                                                 lambda r: Verdict(r["reproduces"], r["reason"], detail=r)))
+        futs = [None if j["prop"] is None else
+                session.submit(Candidate(j["text"] + f"\n# {json.dumps(j['prop'].to_json())}", context=j))
+                for j in jobs]
         for j, fut in zip(jobs, futs):
             row = {"id": j["id"], "key": j["key"], "script": j["script"]}
             if fut is None:
                 row.update(reproduces=None, reason="no property recorded for this bucket")
             else:
-                r = fut.result()
+                r = fut.result().detail
                 store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"])
                 row.update(reproduces=r["reproduces"], reason=r["reason"])
             rows.append(row)
