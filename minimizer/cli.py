@@ -300,10 +300,13 @@ def _add_fuzz_modes(z) -> None:
     z.add_argument("-q", "--quiet", action="store_true", help="no progress line")
 
 
+
 def _add_maintenance(sub) -> None:
     """fmin merge-findings and fmin upgrade."""
-    m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one")
-    m.add_argument("sources", nargs="+", metavar="DIR")
+    m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one, re-keyed "
+                                              "with today's rules (a bucket per root cause); `--into DIR` alone "
+                                              "re-keys DIR in place")
+    m.add_argument("sources", nargs="*", metavar="DIR")
     m.add_argument("--into", required=True, metavar="DIR")
 
     u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
@@ -614,12 +617,18 @@ def _replay(args, ctx, oracles) -> int:
 
 
 def cmd_merge(args) -> int:
-    from .fuzz.findings import merge
+    from .fuzz.findings import bucket_id, merge
     for d in args.sources:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")
     r = merge(args.sources, args.into)
-    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated")
+    k = r["rekey"]
+    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated; re-keyed: "
+          f"{k['buckets_before']} -> {k['buckets_after']} bucket(s), {k['merged']} merged into another, "
+          f"{k['moved']} moved to a new key")
+    for key, ids in sorted(k["groups"].items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print(f"  {len(ids)} -> {bucket_id(key)}: {key}")
+        print(f"       from {' '.join(ids)}")
     return 0
 
 

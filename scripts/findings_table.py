@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A Markdown table of a findings corpus (``fmin fuzz --corpus DIR``): one row per bucket with
-its backend, kind, owner, occurrences, what differs (for wrong results: the dtype, the shape or
-the values), the reduction (ops before -> after, or "stale" for a finding that no longer
-reproduces) and the key.
+its backend, kind (with "also via a relayout/permutation" where some of its failures needed
+one), owner, occurrences, the input dtypes its examples showed, what differs (for wrong results:
+the dtype, the shape, the values or an aliased input), the reduction (ops before -> after, or
+"stale" for a finding that no longer reproduces) and the key.
 
     python scripts/findings_table.py corpus/findings > corpus/findings/README.md
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections import Counter
 
@@ -41,7 +41,8 @@ def main() -> int:
     for b, k in keys:
         rep = c[(b, k, False, True)] + c[(b, k, False, False)]
         print(f"| {b} | {k} | {rep} | {c[(b, k, False, True)]} | {c[(b, k, True, True)] + c[(b, k, True, False)]} |")
-    print("\n| bucket | backend | kind | differs | owner | seen | minimized | key |\n|---|---|---|---|---|---:|---|---|")
+    print("\n| bucket | backend | kind | differs | owner | seen | dtypes | minimized | key |\n"
+          "|---|---|---|---|---|---:|---|---|---|")
     for m in rows:
         r = m.get("reduction") or {}
         red = f"{r['ops_before']} → {r['ops_after']} ops" if "ops_after" in r else ("error" if "error" in r else "no")
@@ -49,8 +50,12 @@ def main() -> int:
             red = "**stale**" + (f" ({red})" if "ops_after" in r else "")
         key = m["key"].replace("|", "\\|")
         key = key if len(key) <= 140 else key[:139] + "…"
-        print(f"| [{m['id']}]({m['id']}/) | {m['backend']} | {m['kind']} | {differs(m)} | {m['owner']} | {m['count']} | "
-              f"{red} | `{key}` |")
+        kind = m["kind"] + "".join(f" (also via {w})" for w, mark in (("a relayout", "layout_dependent"),
+                                                                         ("a permutation", "order_dependent"))
+                                   if m.get(mark) and m["kind"] == "failure")
+        dtypes = ", ".join(f"{d}×{n}" if n > 1 else d for d, n in sorted((m.get("dtypes") or {}).items()))
+        print(f"| [{m['id']}]({m['id']}/) | {m['backend']} | {kind} | {differs(m)} | {m['owner']} | {m['count']} | "
+              f"{dtypes} | {red} | `{key}` |")
     return 0
 
 

@@ -107,9 +107,14 @@ def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
     assert [s.outs[0] for s in permuted.input_stmts()] == ["tv1", "tv0"]
     relaid = parse(pool.requests[2].script)
     assert all(s.arg("stride_order") == (0, 1) for s in relaid.input_stmts())
-    j, _, _ = _judge([one, one, Outcome("error", "nvfuser", signature="sig")], oracles=("order", "layout"))
+    # a variant that fails is that failure's bucket (its key, its program), marked
+    j, pool, ref = _judge([one, one, Outcome("error", "nvfuser", signature="sig")], [Outcome("ok", "reference")],
+                          oracles=("order", "layout"))
     (f,) = j.findings
-    assert f.kind == "layout-dependent" and f.key == "nvfuser layout-dependent status ok `None` -> error `sig`"
+    assert (f.kind, f.found_as, f.key, f.flags) == ("failure", "layout-dependent", "nvfuser error sig", {})
+    assert f.marks == {"layout_dependent": True} and f.to_json()["layout_dependent"] is True
+    assert f.text == pool.requests[2].script == ref.requests[0].script   # the relayouted program
+    assert f.traits == {"dtypes": ["Float"], "ranks": [2]}
 
 
 def test_differential_finding_names_the_op_and_dtype(tmp_path):
@@ -123,7 +128,7 @@ def test_differential_finding_names_the_op_and_dtype(tmp_path):
                        [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
                        oracles=("differential",))
     (f,) = j.findings
-    assert (f.kind, f.owner, f.key) == ("mismatch", "nvfuser", "nvfuser mismatch add -> float32")
+    assert (f.kind, f.owner, f.key) == ("mismatch", "nvfuser", "nvfuser mismatch values: add")
     assert f.flags == {"mismatch": "values"} and not mine.exists()   # values are deleted once judged
 
 
@@ -166,38 +171,132 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     assert bucket_property(vals, None).checks[0].what == "values"
     fail = {"kind": "failure", "key": "k", "flags": {}}
     (c,) = bucket_property(fail, {"status": "error", "signature": "nvfuser compile: x"}).checks
-    assert (c.name, c.status, c.signature) == ("failure", "error", "nvfuser compile: x")
+    assert (c.name, c.status, c.signature, c.key) == ("failure", "error", "nvfuser compile: x", "nvfuser compile: x")
     lay = {"kind": "layout-dependent", "key": "k", "flags": {"layout_dependent": True}}
     assert bucket_property(lay, None).checks[0].name == "layout-dependent"
 
 
 def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     """One missing overload in a pointwise and in a reduction kernel was two buckets before
-    signatures made the kernel's file name neutral; ``scripts/rekey_findings.py`` merges them,
-    keeping the smaller minimal repro, and the outcome's signature follows (so a recheck compares
-    like with like)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("rekey", os.path.join(ROOT, "scripts", "rekey_findings.py"))
-    rekey = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rekey)
+    signatures made the kernel's file name neutral; ``fmin merge-findings --into DIR`` re-keys DIR
+    in place and merges them, keeping the smaller minimal repro, and the outcome's signature
+    follows (so a recheck compares like with like); the bucket answers to its old keys."""
     st = Store(str(tmp_path))
     sig = 'nvfuser compile: x.cpp:f: RuntimeError: __tmp_nvfuser_{}_f?_c?_r?_g?.cu(N): error: no "nvf::frac"'
+    old = []
     for i, sched in enumerate(("pointwise", "reduction")):
         f = Finding("failure", "nvfuser", f"nvfuser error {sig.format(sched)}", "w", {},
                     Outcome("error", "nvfuser", signature=sig.format(sched)))
         st.add(f, f"script {sched}", f"1.0.{i}", "nvfuser")
         st.mark_minimized(f.key, {"ops_before": 9, "ops_after": 3 - i})
+        old.append(f.key)
     keep = st.dir(f.key)
     with open(os.path.join(keep, "repro.min.py"), "w") as fh:
         fh.write("the reduction kernel's repro")
-    r = rekey.Store(str(tmp_path)).rekey(rekey.today)
-    assert r == {"moved": 1, "merged": 1}
+    r = fmin("merge-findings", "--into", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "2 -> 1 bucket(s), 1 merged into another" in r.stdout
     (b,) = Store(str(tmp_path)).buckets()
-    assert "__tmp_nvfuser_*.cu" in b["key"] and b["count"] == 2 and b["examples"] == ["1.0.1", "1.0.0"]
+    assert "__tmp_nvfuser_*.cu" in b["key"] and b["count"] == 2 and sorted(b["examples"]) == ["1.0.0", "1.0.1"]
+    assert set(b["old_keys"]) == set(old)
     d = st.dir(b["key"])
     assert open(os.path.join(d, "repro.min.py")).read() == "the reduction kernel's repro"
     assert st.outcome(b["key"])["signature"] == sig.format("*").replace("*_f?_c?_r?_g?", "*")
-    assert rekey.Store(str(tmp_path)).rekey(rekey.today) == {"moved": 0, "merged": 0}
+    st = Store(str(tmp_path))
+    assert st.dir(old[0]) == st.dir(old[1]) == d                  # old keys lead to the bucket
+    st.add(Finding("failure", "nvfuser", old[0], "w", {}), "again", "1.0.9", "nvfuser")
+    assert st.meta(b["key"])["count"] == 3 and len(st.buckets()) == 1
+    r = fmin("merge-findings", "--into", str(tmp_path))
+    assert "1 -> 1 bucket(s), 0 merged" in r.stdout
+
+
+def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
+    """Found as a wrong ``sub`` and a wrong ``mul`` of two generated programs, both minimized to a
+    half ``cumprod`` feeding a ``sub``: one bucket once re-keyed from the minimal repros."""
+    from minimizer.fuzz.findings import rekey_minimized
+    st = Store(str(tmp_path))
+    repro = TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.sub(fd.ops.cumprod(tv0, dim=0), tv1)")
+    keys = []
+    for i, op in enumerate(("sub", "mul")):
+        f = Finding("mismatch", "inductor", f"inductor mismatch values: {op}", "w", {"mismatch": "values"},
+                    traits={"dtypes": ["Half"], "ranks": [2]})
+        st.add(f, TWO_INPUTS, f"2.0.{i}", "inductor")
+        with open(os.path.join(st.dir(f.key), "repro.min.py"), "w") as fh:
+            fh.write(repro)
+        st.mark_minimized(f.key, {"ops_before": 9, "ops_after": 2 + i})
+        keys.append(rekey_minimized(st, f.key))
+    assert keys[0] == keys[1] == "inductor mismatch values: cumprod, sub"
+    (b,) = st.buckets()
+    assert b["count"] == 2 and b["dtypes"] == {"Half": 2} and b["ranks"] == {"2": 2}
+    assert set(b["old_keys"]) == {"inductor mismatch values: sub", "inductor mismatch values: mul"}
+    assert b["reduction"]["ops_after"] == 2                          # the smaller repro kept
+
+
+def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
+    """Two stale buckets of 2026-12-03 whose minimal repros both end in a ``where``: one gave
+    Int64 where the reference said Bool (a Python bool literal), the other Float where it said
+    BFloat16 (Half arithmetic in Float): two typing rules, two keys; Int64-for-Bool in a ``where``
+    and in a ``reshape`` program minimized to a ``where`` is one."""
+    from minimizer.fuzz.keys import bucket_key
+    program = parse(TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.where(fd.ops.gt(tv0, 0.0), tv0, tv1)"))
+    words = {"95e8bf6c9394": "nvfuser outputs differ from the reference: output 3: int64[7, 11, 9, 1] vs reference "
+                             "bool[7, 11, 9, 1]",
+             "d6eb499a09df": "nvfuser outputs differ from the reference: output 0: int64[13, 4, 9, 4] vs reference "
+                             "bool[13, 4, 9, 4]",
+             "411ac187154a": "nvfuser outputs differ from the reference: output 0: float32[4, 2] vs reference "
+                             "bfloat16[4, 2]"}   # their recorded words
+    keys = {b: bucket_key({"kind": "mismatch", "backend": "nvfuser", "key": "nvfuser mismatch where -> bool",
+                           "words": w}, None, program, True) for b, w in words.items()}
+    assert keys["95e8bf6c9394"] == keys["d6eb499a09df"] == "nvfuser mismatch dtype (int for bool): gt, where"
+    assert keys["411ac187154a"] == "nvfuser mismatch dtype (float for half): gt, where"
+
+
+ACCEPTANCE = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")
+
+
+def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
+    """The acceptance check on the corpus the H200 campaigns filed (nvFuser 0.2.36 and Triton;
+    the stale wrong-dtype buckets left out): merged into an empty corpus, the buckets of one bug
+    become one (the layout-dependent variants of a failure with it, marked), and no merged
+    bucket mixes two root causes — every bucket merged into one raised its error at one site."""
+    import shutil
+    src = tmp_path / "src"
+    shutil.copytree(ACCEPTANCE, src)
+    r = fmin("merge-findings", str(src), "--into", str(tmp_path / "m"))
+    assert r.returncode == 0, r.stderr
+    assert "76 -> 59 bucket(s), 17 merged into another" in r.stdout, r.stdout
+    st = Store(str(tmp_path / "m"))
+    olds = [json.load(open(os.path.join(ACCEPTANCE, d, "finding.json"))) for d in os.listdir(ACCEPTANCE)
+            if os.path.isdir(os.path.join(ACCEPTANCE, d))]
+    groups = {}
+    for b in st.buckets():
+        members = [m for m in olds if m["key"] in b.get("old_keys", ()) or m["key"] == b["key"]]
+        assert members                                             # every bucket is one of the old ones, or more
+        if len(members) > 1:
+            groups[b["key"]] = (b, members)
+    assert len(groups) == 5
+    sites = {}
+    for key, (b, members) in groups.items():
+        if b["kind"] == "failure":
+            where = {json.load(open(os.path.join(ACCEPTANCE, m["id"], "outcome.json")))["signature"].split(": ")[1]
+                     for m in members}
+            assert len(where) == 1, where                              # one site per merged bucket
+            sites[where.pop()] = b
+        else:
+            assert {m["kind"] for m in members} == {"mismatch"} and key == "nvfuser mismatch shape: cat"
+    assert set(sites) == {"device_lower/analysis/predicate_elimination.cpp:setReductionInitValue",
+                          "scheduler/greedy.cpp:partitionFusion",
+                          "tensor_metadata.cpp:validateAllocationSizesAndStrides",
+                          "expr_evaluator.cpp:bindTensorDomain"}
+    stride = sites["tensor_metadata.cpp:validateAllocationSizesAndStrides"]
+    assert stride["layout_dependent"] is True and stride["count"] == 11 and "internal-assert" in stride["key"]
+    d = st.dir(stride["key"])
+    assert stride["minimized"] and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
+    assert not os.path.exists(os.path.join(d, "original.unvaried.py"))   # a failure bucket's files kept
+    # counted over the six originals it absorbed (each dtype and rank once per original): the bug
+    # shows in five dtypes and three ranks
+    assert stride["dtypes"] == {"BFloat16": 3, "Half": 2, "Float": 1, "Int": 1, "Int32": 1}
+    assert stride["ranks"] == {"2": 2, "3": 3, "4": 1}
 
 
 def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
@@ -276,6 +375,10 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
     assert (corpus / b["id"] / "report.md").exists() and (corpus / b["id"] / "original.py").exists()
+    # re-keyed from the minimal repro (its one op) and its own run stored beside it
+    assert b["key"] == "inductor mismatch values: relu" and b["dtypes"] and b["ranks"]
+    run = json.loads((corpus / b["id"] / "outcome.min.json").read_text())
+    assert run["status"] == "ok" and run["backend"] == "inductor"
     suite = ET.parse(tmp_path / "j.xml").getroot()
     assert int(suite.get("failures")) >= 1
     assert any(tc.get("name") == b["id"] and tc.find("failure") is not None for tc in suite.iter("testcase"))
@@ -333,7 +436,7 @@ def test_a_dtype_difference_is_fmins_typing_rule_not_a_wrong_value(tmp_path):
     j, _, ref = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["pointwise"])],
                        [Outcome("ok", "reference", values_path=str(theirs))], oracles=("differential",))
     (f,) = j.findings
-    assert (f.owner, f.key) == ("fmin", "nvfuser mismatch dtype add -> float16")
+    assert (f.owner, f.key) == ("fmin", "nvfuser mismatch dtype (float for half): add")
     assert "float32[4, 8] vs reference float16[4, 8]" in f.words
 
 
@@ -353,7 +456,7 @@ def test_welford_count_may_be_int32_or_int64(tmp_path):
         j, _, _ = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["reduction"])],
                          [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
                          oracles=("differential",), text=text)
-        assert [f.key for f in j.findings] == (["nvfuser mismatch welford -> float32"] if found else [])
+        assert [f.key for f in j.findings] == (["nvfuser mismatch values: welford"] if found else [])
 
 
 def test_where_operands_broadcast_with_the_condition_too():

@@ -6,6 +6,7 @@ The ``logs-*`` files are stdout+stderr of ``python3 <probe>.py`` captured on an 
 compile on). ``synthetic/`` holds hand-written texts of older eras (see its README).
 """
 import glob
+import json
 import os
 import re
 
@@ -157,9 +158,13 @@ def test_known_user_error_table_is_backed_by_the_logs_it_names():
         cited = re.findall(r"(logs-[\d.]+|synthetic)/([\w.-]+\.(?:log|txt))", k.evidence)
         more = re.findall(r"(?<=, )(\w+\.log)", k.evidence)  # "logs-0.2.36/a.log, b.log"
         files = cited + [(cited[0][0], f) for f in more if cited]
-        assert files or "no probe log" in k.evidence or "§" in k.evidence, k
+        buckets = re.findall(r"findings-2026-12-03/(\w{12})", k.evidence)   # a corpus bucket's captured message
+        assert files or buckets or "no probe log" in k.evidence or "§" in k.evidence, k
         for d, f in files:
             assert re.search(k.pattern, read(os.path.join(DATA, d, f))), (k.pattern, f)
+        for b in buckets:
+            with open(os.path.join(DATA, os.pardir, "findings-2026-12-03", b, "outcome.json")) as fh:
+                assert re.search(k.pattern, json.load(fh)["message"]), (k.pattern, b)
 
 
 # --------------------------------------------------------------------------------------------

@@ -92,7 +92,8 @@ def test_default_property_from_ok_outcome():
 def test_default_property_from_failure():
     orig = Outcome("error", "nvfuser", signature="nvfuser assert: a.cpp:f: bad", message="...")
     p = Property.from_outcome(orig)
-    assert p.checks == (Failure("error", orig.signature),)
+    # the same failure is the same root cause; a signature without nvFuser's parts is its own
+    assert p.checks == (Failure("error", orig.signature, orig.signature),)
     assert p.holds(Outcome("error", signature=orig.signature))[0]
     assert not p.holds(Outcome("crash", signature=orig.signature))[0]
     assert not p.holds(Outcome("error", signature="other"))[0]

@@ -94,6 +94,18 @@ class Backend:
         it (``fmin upgrade``'s target), or None when it runs as written."""
         return None
 
+    def rootcause(self, signature: str, message: str | None) -> str:
+        """What makes two failed runs one bug (``oracle.rootcause``): the signature with
+        everything the backend prints about the particular program taken out. The signature
+        itself by default (it is already free of addresses, line numbers and names)."""
+        return signature
+
+    def refresh(self, outcome: dict, program) -> dict:
+        """A stored outcome (``Outcome.to_json``) whose signature an older fmin made, brought to
+        today's rules (``program``: the ``model.Program`` that ran, or None); unchanged by
+        default. For re-keying a findings corpus without running anything."""
+        return outcome
+
     # ---- in a worker ----
     def warm(self, device: str) -> dict:
         """Import and set up once per worker; returns the environment to record in outcomes."""

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Callable
 
 from .base import Backend, RunOptions, cuda_usable, register
-from .nvfuser_log import attach_rejections, parse_error, segment_graph_from_dump, segments_from_dump
+from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, parse_error, refresh_signature,
+                          segment_graph_from_dump, segments_from_dump)
+from .nvfuser_rootcause import rootcause
 from .runner import run_with_modules
 
 #: ``segmented_fusion``: segments, schedulers, crossing tensors and each segment's expressions;
@@ -23,9 +26,11 @@ from .runner import run_with_modules
 DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging", "NVFUSER_DISABLE": "parallel_compile"}
 
 
-def classify(error: BaseException) -> dict:
+def classify(error: BaseException, inputs: Callable[[], FusionInputs | None] = lambda: None) -> dict:
+    """The outcome fields of an nvFuser exception. ``inputs`` gives the fusion's tensor inputs
+    (asked only for an input mismatch that names a tensor: it parses the script)."""
     text = str(error)
-    e = parse_error(type(error).__name__, text)
+    e = parse_error(type(error).__name__, text, _Lazy(inputs))
     kind = {"input-mismatch": "user-input", "internal-assert": "compiler", "compile": "compiler",
             "cuda": "runtime", "user-check": "definition", "definition": "definition",
             "other": "runtime"}.get(e.kind, "runtime")
@@ -35,6 +40,27 @@ def classify(error: BaseException) -> dict:
             "message": f"{type(error).__name__}: {text}"[:6000],
             "nvfuser_error": {"kind": e.kind, "file": e.file, "func": e.func, "line": e.line}}
     # whether the CUDA context survived is checked by the worker after any failed run
+
+
+class _Lazy:
+    """``FusionInputs`` computed when first asked (most errors never ask)."""
+
+    def __init__(self, make: Callable[[], FusionInputs | None]):
+        self._make, self._done, self._value = make, False, None
+
+    def names_input(self, tensor: str) -> bool | None:
+        if not self._done:
+            self._value, self._done = self._make(), True
+        return None if self._value is None else self._value.names_input(tensor)
+
+
+def script_inputs(text: str, path: str = "<script>") -> FusionInputs | None:
+    """``FusionInputs`` of a script's fusion, or None for a script fmin cannot read."""
+    try:
+        from ..program import parse
+        return fusion_inputs(parse(text, path))
+    except Exception:
+        return None
 
 
 @register
@@ -74,6 +100,24 @@ class NvFuser(Backend):
         """The defaults, unless the user set the variable."""
         return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
 
+    def rootcause(self, signature: str, message: str | None) -> str:
+        """Site and message template (``nvfuser_rootcause``)."""
+        return rootcause(signature, message)
+
+    def refresh(self, outcome: dict, program) -> dict:
+        """Today's signature of a stored outcome (``nvfuser_log.refresh_signature``): masked
+        again, and an input mismatch on an intermediate made nvFuser's (error kind ``compiler``)."""
+        sig = outcome.get("signature")
+        if outcome.get("status") != "error" or not sig:
+            return outcome
+        new = refresh_signature(sig, outcome.get("message"), fusion_inputs(program) if program is not None else None)
+        if new == sig:
+            return outcome
+        out = {**outcome, "signature": new}
+        if sig.startswith("nvfuser input-mismatch: ") and new.startswith("nvfuser internal-assert: "):
+            out["error_kind"] = "compiler"
+        return out
+
     def warm(self, device: str) -> dict:
         import torch
         info = {"backend": self.name, "torch": torch.__version__, "device": device,
@@ -102,7 +146,8 @@ class NvFuser(Backend):
                 legacy.FusionCache.reset()
             except Exception:
                 pass
-        return run_with_modules(text, path, {}, self._classes, device, options, values_path, classify)
+        return run_with_modules(text, path, {}, self._classes, device, options, values_path,
+                                lambda e: classify(e, lambda: script_inputs(text, path)))
 
     def analyze_log(self, result: dict, log: str) -> None:
         groups = segments_from_dump(log)

@@ -14,7 +14,10 @@ Kinds (``NvfError.kind``):
 
 ``input-mismatch``
     the inputs given to ``execute`` do not match the definition (dtype, extents, strides). A user
-    error, even when nvFuser reports it as an INTERNAL ASSERT. See ``KNOWN_USER_ERRORS``.
+    error, even when nvFuser reports it as an INTERNAL ASSERT. See ``KNOWN_USER_ERRORS``. Only
+    when the tensor it names is a fusion input (``FusionInputs``): the same validations run on
+    the tensors one segment hands the next, and there a mismatch (a scan's output laid out
+    otherwise than nvFuser's allocation pass decided) is nvFuser's own ``internal-assert``.
 ``definition``
     the definition itself misuses the API (``cat(manual_padding=True)`` of unpadded inputs, a
     reshape to a different element count, wrong argument types). A user error. See
@@ -302,10 +305,15 @@ KNOWN_USER_ERRORS: tuple[KnownError, ...] = (
     KnownError("input-mismatch", r"to be an at::Tensor",
                "nvfuser-interfaces §5.3 (no probe log; synthetic/check-0.2.30.txt)"),
     KnownError("input-mismatch", r"stride mismatch with contiguity info",
-               "logs-0.2.36/err_stride_mismatch.log (NVF_CHECK at tensor_metadata.cpp)"),
+               "logs-0.2.36/err_stride_mismatch.log (NVF_CHECK at tensor_metadata.cpp); on intermediates "
+               "(nvFuser's) in findings-2026-12-03/0912db3db28a"),
     KnownError("input-mismatch", r"Expecting an expanded dimension",
                "NVF_CHECK in csrc/tensor_metadata.cpp: an input dim the definition expands has a "
                "non-zero stride (no probe log)"),
+    KnownError("input-mismatch", r"has expanded extent but input tensor has size",
+               "NVF_ERROR in expr_evaluator.cpp bindTensorDomain: a dim the definition expands given a tensor "
+               "that does not expand it; on intermediates (nvFuser's) in findings-2026-12-03/96e967cbe1fa, "
+               "findings-2026-12-03/cf9165b05c22; on an input: no probe log yet (probes-keys/err_expanded_input.py)"),
     KnownError("input-mismatch",
                r"When trying to propagate constant tensor sizes through the graph a conflict was found",
                "logs-0.2.36/err_extent_mismatch.log, err_matmul_shapes.log "
@@ -321,6 +329,51 @@ KNOWN_USER_ERRORS: tuple[KnownError, ...] = (
     KnownError("definition", r"incompatible function arguments",
                "nvfuser-interfaces §5.1 (TypeError from pybind11)"),
 )
+
+#: a TensorView as nvFuser prints it: ``T12_g_float[...]`` (name, memory type, dtype)
+_TENSOR = re.compile(r"(?<![\w?])(T\d+)_[a-z]_")
+
+
+@dataclass(frozen=True)
+class FusionInputs:
+    """The names nvFuser gives a fusion's tensor inputs (``T0``, ``T1``, ...) and whether every
+    tensor input is among them.
+
+    nvFuser names TensorViews by a counter in creation order and keeps the names when it copies
+    a fusion (``IrBuilder::clone`` sets the source's name: a segment's fusion says ``T7`` for the
+    complete fusion's ``T7``); ``define_tensor`` creates one TensorView at once in
+    ``nvfuser_direct`` and in the order recorded in the legacy frontend. So the k-th tensor
+    defined before the first op is ``Tk``; an op creates an unknown number of TensorViews, so a
+    tensor defined after one has an unknown name (``complete`` is then False)."""
+    names: frozenset[str]
+    complete: bool
+
+    def names_input(self, tensor: str) -> bool | None:
+        """Is ``tensor`` (``T3``) a fusion input? None when the names cannot tell."""
+        if tensor in self.names:
+            return True
+        return False if self.complete else None
+
+
+def fusion_inputs(program) -> FusionInputs:
+    """``FusionInputs`` of a ``model.Program`` (see there)."""
+    names, complete, ops = [], True, False
+    for s in program.stmts:
+        if s.is_op:
+            ops = True
+        elif s.call == "define_tensor":
+            if ops:
+                complete = False
+            else:
+                names.append(f"T{len(names)}")
+    return FusionInputs(frozenset(names), complete)
+
+
+def named_tensor(line: str) -> str | None:
+    """The first TensorView an error line names (``T3``), or None."""
+    m = _TENSOR.search(line)
+    return m.group(1) if m else None
+
 
 # NVF_CHECK failures raised from these places are compiler bugs, not user errors (§5.2)
 _COMPILER_CODE = re.compile(
@@ -396,8 +449,11 @@ def _known(text: str) -> tuple[KnownError, str] | None:
 #: a signature keeps this much of the masked message
 _MESSAGE_CHARS = 200
 
-def parse_error(exc_type: str, text: str) -> NvfError:
-    """Turn an nvFuser exception text (``str(e)``) into a stable signature (nvfuser-interfaces §5.4)."""
+def parse_error(exc_type: str, text: str, inputs: FusionInputs | None = None) -> NvfError:
+    """Turn an nvFuser exception text (``str(e)``) into a stable signature (nvfuser-interfaces §5.4).
+
+    ``inputs``: the fusion's tensor inputs (``fusion_inputs``), which decide whose an input
+    mismatch that names a tensor is; None (not known) leaves it the user's."""
     body, group = _unwrap(text)
     hidden = _PARALLEL in text and _GROUP_ERR not in text
     head = body.split("Exception raised from")[0]
@@ -419,6 +475,8 @@ def parse_error(exc_type: str, text: str) -> NvfError:
     known = _known(head)
     if known is not None:
         kind, msg = known[0].kind, known[1]
+        if kind == "input-mismatch" and not user_tensor(msg, inputs):
+            kind = "internal-assert"
     elif "CUDA NVRTC compile error" in head or "NVRTC error" in head:
         kind, msg = "compile", _compile_message(head)
     elif re.search(r"CUDA error|cudaError|illegal memory access", head):
@@ -435,6 +493,13 @@ def parse_error(exc_type: str, text: str) -> NvfError:
     return NvfError(kind, file, func, line, msg, sig, group, hidden)
 
 
+def user_tensor(line: str, inputs: FusionInputs | None) -> bool:
+    """Is an input mismatch reported on ``line`` the user's? Yes unless it names a tensor that
+    ``inputs`` says is not a fusion input (an intermediate or an output: nvFuser's)."""
+    tensor = named_tensor(line)
+    return tensor is None or inputs is None or inputs.names_input(tensor) is not False
+
+
 #: the generated kernel's file name, ``__tmp_nvfuser_<scheduler>_f0_c1_r0_g0.cu`` (after masking:
 #: ``f?_c?_r?_g?``): which scheduler's kernel an op lands in is not part of the bug (the fuzz
 #: campaigns bucketed one missing ``nvf::frac`` overload three times, in pointwise, no_op and
@@ -449,17 +514,23 @@ def kernel_neutral(text: str) -> str:
 _SIGNATURE = re.compile(r"^(nvfuser [\w-]+: (?:\S+:\S+: )?\w+: )(.*)$", re.S)
 
 
-def refresh_signature(sig: str) -> str:
+def refresh_signature(sig: str, message: str | None = None, inputs: FusionInputs | None = None) -> str:
     """A signature made by an older fmin, brought to today's rules: its message masked again
-    (masking a masked message changes only what the rules added since, e.g. ``t29`` -> ``t?``)
-    and the kernel's file name made neutral. For migrating a findings corpus."""
+    (masking a masked message changes only what the rules added since, e.g. ``t29`` -> ``t?``),
+    the kernel's file name made neutral, and an input mismatch on a tensor that ``inputs`` says
+    is not a fusion input (read from ``message``, the outcome's text) made nvFuser's
+    ``internal-assert``. For migrating a findings corpus."""
     m = _SIGNATURE.match(sig or "")
     if not m:
         return sig
-    msg = m.group(2)
+    head, msg = m.group(1), m.group(2)
+    if head.startswith("nvfuser input-mismatch: ") and message:
+        exc, _, text = message.partition(": ")
+        if not user_tensor(parse_error(exc, text).message, inputs):
+            head = "nvfuser internal-assert: " + head[len("nvfuser input-mismatch: "):]
     if len(msg) >= _MESSAGE_CHARS:   # cut where today's masking would not cut it: leave it alone
-        return sig
-    return kernel_neutral(m.group(1) + mask(msg) + msg[len(msg.rstrip()):])
+        return head + msg
+    return kernel_neutral(head + mask(msg) + msg[len(msg.rstrip()):])
 
 
 def _compile_message(text: str) -> str:

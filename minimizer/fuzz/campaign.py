@@ -30,7 +30,7 @@ from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
 from ..oracle.session import Candidate, Session, Verdict, chain
-from .findings import Progress, Store, bucket_id, bucket_property
+from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
 
@@ -340,13 +340,13 @@ class _Campaign:
 
     def record(self, f, text: str, example_id: str, environment) -> bool:
         """A finding into its bucket, counted as new or known; True when it opened the bucket."""
-        self.s.findings[f.kind] += 1
+        self.s.findings[f.found_as or f.kind] += 1
         d, is_new = self.store.add(f, text, example_id, self.opt.ctx.backend, environment,
                                    {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops})
         if is_new:
             self.s.new.append({**self.store.meta(f.key), "dir": d})
         else:
-            self.s.known[bucket_id(f.key)] += 1
+            self.s.known[os.path.basename(d)] += 1
         return is_new
 
     def pending(self) -> list[str]:
@@ -377,8 +377,9 @@ class _Campaign:
                 apply_reduction(store, key, result)
                 self.s.minimized.append(key)
                 for m in self.s.new:
-                    if m["key"] == key:
-                        m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+                    if m["key"] == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
+                        m.update({k: v for k, v in (store.meta(key) or {}).items()
+                                  if k in ("minimized", "reduction", "id", "key")}, dir=store.dir(key))
 
         try:
             for key in self.pending():
@@ -387,7 +388,8 @@ class _Campaign:
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
                     break
                 meta = store.meta(key) or {}
-                if meta.get("kind") == "generator" or meta.get("backend", opt.ctx.backend) != opt.ctx.backend:
+                if meta.get("kind") == "generator" or meta.get("backend", opt.ctx.backend) != opt.ctx.backend \
+                        or meta.get("minimized"):   # merged since into a minimized bucket
                     continue
                 running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
             while running:
@@ -439,6 +441,7 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
+        minimized_outcome(out, pool, ctx)
         return {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
                                                       "oracle_calls", "seconds", "property", "interrupted")}}
     except PropertyDoesNotHold as e:
@@ -447,9 +450,22 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
         return {"error": f"{type(e).__name__}: {e}"}
 
 
+def minimized_outcome(out: str, pool, ctx: RunContext) -> None:
+    """The minimal repro's own run, as ``outcome.min.json`` beside it: what the attached script
+    does as written, and what the bucket is re-keyed from (``findings.rekey_minimized``)."""
+    path = os.path.join(out, "repro.min.py")
+    if pool is None or not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        o = pool.run(ctx.request(f.read(), path))
+    with open(os.path.join(out, "outcome.min.json"), "w", encoding="utf-8") as f:
+        json.dump(o.to_json(), f, indent=1, default=str)
+
+
 def apply_reduction(store: Store, key: str, result: dict) -> None:
     """What ``reduce_bucket`` returned, into the corpus (the files a remote reduction wrote come
-    along in ``result["files"]``, relative path -> text)."""
+    along in ``result["files"]``, relative path -> text); a minimized bucket is then re-keyed
+    from its minimal repro (and merged with a bucket it turns out equal to)."""
     d = store.dir(key)
     for rel, text in (result.get("files") or {}).items():
         path = os.path.join(d, rel)
@@ -462,6 +478,7 @@ def apply_reduction(store: Store, key: str, result: dict) -> None:
         store.mark_minimized(key, {"error": result["error"]})
     else:
         store.mark_minimized(key, result["minimized"])
+        rekey_minimized(store, key)
 
 
 def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:

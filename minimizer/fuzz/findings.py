@@ -1,31 +1,41 @@
 """The findings corpus: one directory per bucket, ``<corpus>/<bucket id>/``.
 
-A bucket is one bug as far as fmin can tell: its key is the failure signature (rebuild-stable,
-see ``backends.signature``) with the backend and status, or for a wrong result the op producing the
-first differing output and its dtype, or for metamorphic findings the pair of outcomes. The id is
-a hash of the key, so the same bug gets the same directory on every machine and shard, and
-merging corpora from a CI matrix is a union of directories (``merge``).
+A bucket is one root cause as far as fmin can tell: its key (``keys``) is a failure's root cause
+(where the error is raised and its message's template) with the backend and status, or for a
+wrong result the kind of difference and the program's ops, or for a segmentation change the
+schedulers it moves. The id is a hash of the key, so the same bug gets the same directory on
+every machine and shard, and merging corpora from a CI matrix is a union of directories
+followed by a re-key (``merge``).
 
 A bucket directory holds ``finding.json`` (key, kind, owner, backend, first example id, every
-example id seen and the count), ``original.py`` (the first program that showed it, runnable),
-``outcome.json``, and once minimized ``repro.min.py``, ``report.md`` and ``report.json`` (the
-reducer's own files). A known bucket is counted, never re-minimized. A bucket whose original no
-longer shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
-reference corrected since) is marked ``stale`` with the reason and the environment of that
-replay, and kept: its history is part of the record. A stale bucket that a campaign meets again
-is not stale any more (``recurred`` says when).
+example id seen and the count, the dtypes and ranks of its examples' inputs, the keys it absorbed
+in ``old_keys``, and ``layout_dependent``/``order_dependent`` where some of its examples fail only
+with the inputs relayouted or permuted), ``original.py`` (the first program that showed it,
+runnable: for such a failure the failing variant), ``outcome.json``, and once minimized
+``repro.min.py``, ``report.md`` and ``report.json`` (the reducer's own files) and
+``outcome.min.json`` (the minimal repro's own run). A known bucket is counted, never
+re-minimized. A bucket whose original no longer shows the finding when the reducer replays it
+(fixed in the backend, or a rule of fmin's reference corrected since) is marked ``stale`` with the
+reason and the environment of that replay, and kept: its history is part of the record. A stale
+bucket that a campaign meets again is not stale any more (``recurred`` says when).
+
+Keys change when fmin learns what makes two findings one bug, and when a bucket is minimized (a
+wrong result's key names the minimized program's ops). ``rekey`` re-derives every bucket's key
+from what the corpus stores and merges the buckets whose keys coincide; a bucket answers to the
+keys it absorbed too (``Store.resolve``), so a campaign that meets a finding under an old key
+counts it in the bucket that holds it now.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import re
 import shutil
 import time
 
 from ..errors import UsageError
 from ..oracle.session import text_key
+from .keys import bucket_key, difference, traits
 from .oracles import Finding
 
 
@@ -33,13 +43,26 @@ def bucket_id(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
+#: files of a bucket that a reduction writes (and a merge keeps together)
+REDUCTION_FILES = ("repro.min.py", "report.md", "report.json", "outcome.min.json", "state.json", "cache.json")
+
+
 class Store:
     def __init__(self, root: str):
         self.root = root
         os.makedirs(root, exist_ok=True)
+        self._aliases: dict[str, str] | None = None   # absorbed key -> key of the bucket holding it
+
+    def resolve(self, key: str) -> str:
+        """The key of the bucket that holds ``key``: itself, or the bucket that absorbed it."""
+        if os.path.exists(os.path.join(self.root, bucket_id(key), "finding.json")):
+            return key
+        if self._aliases is None:
+            self._aliases = {old: m["key"] for m in self.buckets() for old in m.get("old_keys", ())}
+        return self._aliases.get(key, key)
 
     def dir(self, key: str) -> str:
-        return os.path.join(self.root, bucket_id(key))
+        return os.path.join(self.root, bucket_id(self.resolve(key)))
 
     def known(self, key: str) -> bool:
         return os.path.exists(os.path.join(self.dir(key), "finding.json"))
@@ -53,25 +76,31 @@ class Store:
 
     def add(self, f: Finding, text: str, example_id: str, backend: str, environment: dict | None = None,
             generator: dict | None = None) -> tuple[str, bool]:
-        """Record one occurrence; returns (bucket dir, new?). A new bucket gets its original.
-        ``generator``: the generation settings (frontend, max_ops) that ``--replay`` needs."""
+        """Record one occurrence; returns (bucket dir, new?). A new bucket gets its original (the
+        finding's own program where it has one: a failing variant). ``generator``: the
+        generation settings (frontend, max_ops) that ``--replay`` needs."""
         d = self.dir(f.key)
         m = self.meta(f.key)
         new = m is None
         if new:
             os.makedirs(d, exist_ok=True)
-            _write(os.path.join(d, "original.py"), text)
+            _write(os.path.join(d, "original.py"), f.text if f.text is not None else text)
             if f.outcome is not None:
                 _write(os.path.join(d, "outcome.json"), json.dumps(f.outcome.to_json(), indent=1, default=str))
             m = {"id": bucket_id(f.key), **f.to_json(), "backend": backend, "first_example": example_id,
                  "examples": [], "count": 0, "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S"),
                  "environment": environment or {}, "generator": generator or {}, "minimized": False}
+        m.update(f.marks)
         m["count"] += 1
         if example_id not in m["examples"] and len(m["examples"]) < 50:
             m["examples"].append(example_id)
+        for trait, values in (f.traits or {}).items():
+            seen = m.setdefault(trait, {})
+            for v in values:
+                seen[str(v)] = seen.get(str(v), 0) + 1
         if m.pop("stale", None) is not None:   # seen again: whatever made it stale did not last
             m["recurred"] = {"example": example_id, "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
-        self._save(f.key, m)
+        self._save(m["key"], m)
         return d, new
 
     def mark_minimized(self, key: str, summary: dict) -> None:
@@ -90,7 +119,9 @@ class Store:
         self._save(key, m)
 
     def _save(self, key: str, m: dict) -> None:
-        _write(os.path.join(self.dir(key), "finding.json"), json.dumps(m, indent=1, default=str))
+        """``m`` into its bucket (the one of ``m["key"]``: ``key`` may be one it absorbed)."""
+        _write(os.path.join(self.root, bucket_id(m.get("key", key)), "finding.json"),
+               json.dumps(m, indent=1, default=str))
 
     def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
                      environment: dict | None = None) -> None:
@@ -115,46 +146,35 @@ class Store:
         with open(p, encoding="utf-8") as f:
             return json.load(f)
 
-    def rekey(self, fn) -> dict:
-        """Re-derive bucket keys after a change to how keys are made: ``fn(meta, outcome)``
-        returns None (leave the bucket alone) or ``(changes, outcome)``: the finding.json fields
-        to change (``key`` among them) and the outcome to store. A bucket moves to its new id;
-        buckets that now share a key are merged: counts added, example ids joined, and the files
-        of the one with the smaller minimal repro kept (then the first seen). Returns
-        {"moved": n, "merged": n}."""
-        def size(b):
-            return ((b.get("reduction") or {}).get("ops_after", 10 ** 9), b.get("first_seen", ""))
-
-        moved = merged = 0
-        for m in self.buckets():
-            old = self.dir(m["key"])
-            r = fn(m, self.outcome(m["key"]))
-            if r is None or r[0].get("key", m["key"]) == m["key"]:
-                continue
-            changes, outcome = r
-            if outcome is not None:
-                _write(os.path.join(old, "outcome.json"), json.dumps(outcome, indent=1, default=str))
-            m = {**m, **changes, "id": bucket_id(changes["key"])}
-            new = self.dir(m["key"])
-            other = self.meta(m["key"])
-            if other is None:
-                _write(os.path.join(old, "finding.json"), json.dumps(m, indent=1, default=str))
-                os.replace(old, new)
-                moved += 1
-                continue
-            mine_better = size(m) < size(other)
-            keep, drop = (m, other) if mine_better else (other, m)
-            keep = {**keep, "count": m.get("count", 0) + other.get("count", 0),
-                    "examples": (keep.get("examples", []) + [e for e in drop.get("examples", [])
-                                                             if e not in keep.get("examples", [])])[:50]}
-            if mine_better:   # this bucket's files replace the other's
-                shutil.rmtree(new)
-                os.replace(old, new)
-            else:
-                shutil.rmtree(old)
-            _write(os.path.join(new, "finding.json"), json.dumps(keep, indent=1, default=str))
-            merged += 1
-        return {"moved": moved, "merged": merged}
+    def move(self, key: str, changes: dict) -> str:
+        """Give the bucket of ``key`` the finding.json ``changes`` (a new ``key`` among them):
+        it moves to the new key's directory, or, where a bucket has that key already, the two
+        merge — counts added, example ids, marks, dtypes, ranks and absorbed keys joined, and the
+        files of the better bucket kept (``_better``: one that reproduces, one minimized, the
+        smaller minimal repro, then the first seen). The old key is recorded in ``old_keys``.
+        Returns "moved", "merged" or "same"."""
+        m = self.meta(key)
+        if m is None or changes.get("key", m["key"]) == m["key"]:
+            return "same"
+        old_dir = self.dir(key)
+        m = {**m, **changes, "id": bucket_id(changes["key"])}
+        m["old_keys"] = _union(m.get("old_keys", []), [key])
+        new_dir = os.path.join(self.root, m["id"])
+        other = self.meta(m["key"]) if os.path.exists(os.path.join(new_dir, "finding.json")) else None
+        self._aliases = None
+        if other is None:
+            _write(os.path.join(old_dir, "finding.json"), json.dumps(m, indent=1, default=str))
+            os.replace(old_dir, new_dir)
+            return "moved"
+        mine = _better(m, other)
+        keep = _joined(m, other) if mine else _joined(other, m)
+        if mine:   # this bucket's files replace the other's
+            shutil.rmtree(new_dir)
+            os.replace(old_dir, new_dir)
+        else:
+            shutil.rmtree(old_dir)
+        _write(os.path.join(new_dir, "finding.json"), json.dumps(keep, indent=1, default=str))
+        return "merged"
 
     def buckets(self) -> list[dict]:
         out = []
@@ -234,17 +254,13 @@ class Progress:
 
 
 def differs(meta: dict) -> str:
-    """For a wrong result: what differs ("dtype", "shape" or "values"), from the key, or for
-    buckets recorded before keys said so, from the recorded comparison words; "" otherwise."""
+    """For a wrong result: what ``--mismatch-in`` holds it to ("dtype", "shape" or "values": an
+    input written in place compares its values), from its key or words (``keys.difference``);
+    "" for another kind."""
     if meta.get("kind") != "mismatch":
         return ""
-    k = meta["key"].split(" mismatch ", 1)[-1]
-    if k.startswith(("dtype ", "shape ")):
-        return k.split()[0]
-    g = re.search(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]", meta.get("words", ""))
-    if g:
-        return "dtype" if g.group(2) == g.group(4) else "shape"
-    return "values"
+    what = difference(meta)
+    return "values" if what == "aliasing" else what
 
 
 def reduction_flags(meta: dict) -> dict:
@@ -267,13 +283,15 @@ def bucket_property(meta: dict, outcome: dict | None):
     if flags:
         return Property.from_flags(**flags)
     if meta.get("kind") == "failure" and outcome and outcome.get("status") not in (None, "ok"):
-        return Property((Failure(outcome["status"], outcome.get("signature")),))
+        return Property((Failure.of(outcome),))
     return None
 
 
 def merge(sources: list[str], into: str) -> dict:
-    """Union of findings corpora (a CI matrix's shards): new buckets are copied, known ones get
-    their counts added and example ids joined. Returns {"new": n, "merged": n}."""
+    """Union of findings corpora (a CI matrix's shards), then ``rekey``: new buckets are
+    copied, known ones get their counts added and example ids joined, and buckets whose keys
+    coincide under today's rules merge. Returns {"new": n, "merged": n} of the union and the
+    re-key's report under "rekey"."""
     os.makedirs(into, exist_ok=True)
     new = merged = 0
     for src in sources:
@@ -292,18 +310,199 @@ def merge(sources: list[str], into: str) -> dict:
                 continue
             with open(dp, encoding="utf-8") as f:
                 dm = json.load(f)
-            dm["count"] = dm.get("count", 0) + sm.get("count", 0)
-            dm["examples"] = (dm.get("examples", []) + [e for e in sm.get("examples", [])
-                                                        if e not in dm.get("examples", [])])[:50]
             if sm.get("minimized") and not dm.get("minimized"):   # keep the minimized copy
-                for fname in ("repro.min.py", "report.md", "report.json"):
+                for fname in REDUCTION_FILES:
                     s = os.path.join(src, name, fname)
                     if os.path.exists(s):
                         shutil.copy(s, os.path.join(into, name, fname))
                 dm["minimized"], dm["reduction"] = True, sm.get("reduction")
-            _write(dp, json.dumps(dm, indent=1, default=str))
+            _write(dp, json.dumps(_joined(dm, sm), indent=1, default=str))
             merged += 1
-    return {"new": new, "merged": merged}
+    return {"new": new, "merged": merged, "rekey": rekey(into)}
+
+
+# ---------------------------------------------------------------------------------------------
+# re-keying a corpus with today's rules (offline: nothing runs)
+
+def rekey(root: str) -> dict:
+    """Every bucket of the corpus at ``root`` keyed by today's rules (``keys.bucket_key``), from
+    what it stores: its minimized outcome and repro where it has them, else its original's; a
+    failure's signature first brought to today's rules (``oracle.rootcause.refreshed``, with
+    the program that ran: it decides whose an input mismatch is). An order/layout bucket whose
+    stored variant *fails* becomes that failure's bucket, marked, with the failing variant as
+    its program (``_variant_to_failure``). Buckets whose keys coincide merge (``Store.move``).
+    A bucket of an older fmin, which did not count its examples' dtypes and ranks, counts its
+    original's (one example; a merge adds them up).
+    Returns ``{"buckets_before": n, "buckets_after": n, "moved": n, "merged": n, "groups": {key:
+    [ids]}}`` (``groups``: every bucket id that now answers to a key shared by several)."""
+    store = Store(root)
+    before = store.buckets()
+    for b in before:
+        m = store.meta(b["key"])   # as it is now: an earlier move may have merged it
+        if m is None:
+            continue
+        if m.get("kind") in ("order-dependent", "layout-dependent"):
+            m = store.meta(_variant_to_failure(store, m) or m["key"])
+        changes = _today(store, m) or {}
+        if "dtypes" not in m:   # a bucket of an older fmin: its original's, counted once
+            t = traits(_program(_read(os.path.join(store.dir(m["key"]), "original.py"))))
+            changes.update({k: {str(v): 1 for v in vs} for k, vs in t.items()})
+        if changes.get("key", m["key"]) != m["key"]:
+            store.move(m["key"], changes)
+        elif changes:
+            store._save(m["key"], {**m, **changes})
+    after = store.buckets()
+    groups, moved = {}, 0
+    for a in after:
+        held = [b["id"] for b in before if b["key"] == a["key"] or b["key"] in a.get("old_keys", ())]
+        if len(held) > 1:
+            groups[a["key"]] = held
+        moved += len(held) == 1 and held[0] != a["id"]
+    return {"buckets_before": len(before), "buckets_after": len(after), "moved": moved,
+            "merged": len(before) - len(after), "groups": groups}
+
+
+def rekey_minimized(store: Store, key: str) -> str:
+    """A bucket just minimized, keyed by today's rules from its minimal repro and its run
+    (``outcome.min.json``): a wrong result's key names the ops the bug needs, not the op that
+    happened to produce the first differing output of a generated program. A bucket whose key
+    this makes equal to another's merges with it. Returns the bucket's key now."""
+    m = store.meta(key)
+    if m is None:
+        return key
+    changes = _today(store, m)
+    if changes and changes.get("key", m["key"]) != m["key"]:
+        store.move(m["key"], changes)
+        return changes["key"]
+    return m["key"]
+
+
+def _read(path: str):
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f) if path.endswith(".json") else f.read()
+
+
+def _program(text: str | None):
+    if text is None:
+        return None
+    from ..program import parse
+    try:
+        return parse(text)
+    except Exception:
+        return None
+
+
+def _today(store: Store, m: dict) -> dict | None:
+    """The finding.json changes that bring one bucket to today's key (and, for a failure, the
+    refreshed outcome written back), or None."""
+    from ..oracle.rootcause import refreshed
+    d = store.dir(m["key"])
+    minimized = m.get("minimized") and os.path.exists(os.path.join(d, "repro.min.py"))
+    outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
+    if m.get("kind") == "failure":
+        if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status"):
+            o, text, name = o_min, _read(os.path.join(d, "repro.min.py")), "outcome.min.json"
+        else:
+            o, text, name = outcome, _read(os.path.join(d, "original.py")), "outcome.json"
+        if o is None:
+            return None
+        fresh = refreshed(o, _program(text))
+        if fresh != o:
+            _write(os.path.join(d, name), json.dumps(fresh, indent=1, default=str))
+        key = bucket_key(m, fresh, None, False)
+        if key is None or key == m["key"]:
+            return None
+        if m["key"].startswith("reference "):   # fmin's: the words say the reference rejects it
+            return {"key": key}
+        return {"key": key, "words": f"{m.get('backend', '')} {fresh.get('status')}: {fresh.get('signature')}"}
+    program = _program(_read(os.path.join(d, "repro.min.py"))) if minimized else None
+    key = bucket_key(m, None, program, bool(program))
+    return {"key": key} if key is not None and key != m["key"] else None
+
+
+def _variant_to_failure(store: Store, m: dict) -> str | None:
+    """An order/layout bucket of an older corpus whose stored outcome (the variant's) is a
+    failure: made that failure's bucket — kind ``failure``, marked ``<kind>_dependent``, its
+    program the failing variant (rebuilt from its original: ``relayout`` and the example's own
+    permutation are deterministic), the unvaried original kept as ``original.unvaried.py`` and
+    the files of its metamorphic reduction under ``unvaried/`` (that reduction held another
+    property; the bucket is minimized again as a failure). Returns its key (unchanged: ``_today``
+    re-keys it), or None when it is not such a bucket or the variant cannot be rebuilt."""
+    from ..program import to_source
+    from ..program.variants import relayout
+    from . import generate
+    from .oracles import order_variant
+    d = store.dir(m["key"])
+    outcome = _read(os.path.join(d, "outcome.json"))
+    original = _read(os.path.join(d, "original.py"))
+    program = _program(original)
+    if not outcome or outcome.get("status") in (None, "ok") or program is None:
+        return None
+    which = m["kind"].split("-")[0]
+    try:
+        if which == "layout":
+            r = relayout(program)
+            variant = r[0] if r else None
+        else:
+            v = order_variant(program, generate.example_seed(m["first_example"]))
+            variant = v[0] if v else None
+    except Exception:
+        variant = None
+    if variant is None:
+        return None
+    _write(os.path.join(d, "original.unvaried.py"), original)
+    _write(os.path.join(d, "original.py"), to_source(variant))
+    aside = [f for f in REDUCTION_FILES if os.path.exists(os.path.join(d, f))]
+    if aside:
+        os.makedirs(os.path.join(d, "unvaried"), exist_ok=True)
+        for f in aside:
+            os.replace(os.path.join(d, f), os.path.join(d, "unvaried", f))
+    flags = dict(m.get("flags") or {})
+    flags.pop(f"{which}_dependent", None)
+    m = {**m, "kind": "failure", "flags": flags, f"{which}_dependent": True, "minimized": False}
+    if "reduction" in m:
+        m["unvaried_reduction"] = m.pop("reduction")
+    store._save(m["key"], m)
+    return m["key"]
+
+
+def _better(a: dict, b: dict) -> bool:
+    """Is bucket ``a``'s program the one to keep rather than ``b``'s? One that reproduces (not
+    stale), then one minimized, with fewer ops, then the first seen."""
+    def rank(m):
+        red = m.get("reduction") or {}
+        return (bool(m.get("stale")), not m.get("minimized"), red.get("ops_after", 10 ** 9), m.get("first_seen", ""))
+    return rank(a) < rank(b)
+
+
+def _joined(keep: dict, other: dict) -> dict:
+    """``keep``'s finding.json with ``other``'s occurrences added: count, example ids (50 at
+    most), marks, dtypes and ranks, absorbed keys; stale only when both are."""
+    out = {**keep, "count": keep.get("count", 0) + other.get("count", 0),
+           "examples": _union(keep.get("examples", []), other.get("examples", []))[:50]}
+    for mark in ("layout_dependent", "order_dependent"):
+        if other.get(mark):
+            out[mark] = True
+    for trait in ("dtypes", "ranks"):
+        if other.get(trait):
+            t = dict(keep.get(trait) or {})
+            for k, n in other[trait].items():
+                t[k] = t.get(k, 0) + n
+            out[trait] = t
+    old = _union(keep.get("old_keys", []), other.get("old_keys", []))
+    if other.get("key") and other["key"] != keep.get("key"):
+        old = _union(old, [other["key"]])
+    if old:
+        out["old_keys"] = old
+    if not other.get("stale"):
+        out.pop("stale", None)
+    return out
+
+
+def _union(a: list, b: list) -> list:
+    return list(a) + [x for x in b if x not in a]
 
 
 def _write(path: str, text: str) -> None:

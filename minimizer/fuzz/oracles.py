@@ -16,13 +16,15 @@ Three oracles, cheapest first, each a question the rest of fmin already knows ho
   with the original's (the inputs list draws them in another order); their own outputs are
   checked by the same differential oracle whenever they are generated as programs.
 
-A ``Finding`` carries the bucket key (what "the same bug" means), the owner (``fmin`` or the
-backend) and the property flags under which the reducer minimizes it.
+A ``Finding`` carries the bucket key (what "the same bug" means: ``keys``), the owner (``fmin``
+or the backend) and the property flags under which the reducer minimizes it. A permutation or
+relayout whose variant *fails* is a failure finding (the variant's program, its failure's key)
+marked ``order_dependent``/``layout_dependent``: the bucket is the bug the variant shows, and
+what gets reduced and attached fails as written.
 """
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 
 from ..backends import RunOptions
@@ -35,6 +37,7 @@ from ..oracle.property import Mismatch, Property, evaluate
 from ..oracle.triage import category, judgeable
 from ..program.variants import permute_inputs
 from ..model import Program, Ref, is_input_decl
+from .keys import change_key, failure_key, mismatch_key, traits
 
 ORACLES = ("failure", "differential", "order", "layout")
 #: error kinds that mean "fmin's own code is wrong", whatever the backend
@@ -48,15 +51,21 @@ def _not_the_fusions(o: Outcome) -> bool:
 
 @dataclass
 class Finding:
-    kind: str                    # failure | mismatch | order-dependent | layout-dependent
+    kind: str                    # the bucket's: failure | mismatch | order-dependent | layout-dependent
     owner: str                   # "fmin" or the backend's name
-    key: str                     # bucket: the same key is the same bug
+    key: str                     # bucket: the same key is the same bug (``keys``)
     words: str                   # one line for people
     flags: dict = field(default_factory=dict)   # reduce property flags (empty: the default property)
     outcome: Outcome | None = None
+    found_as: str = ""           # what the oracle found (``layout-dependent`` for a failing relayout); kind if ""
+    marks: dict = field(default_factory=dict)   # bucket marks: {"layout_dependent": True} (its failure needs
+    #                                             another layout than the generated program's)
+    text: str | None = None      # the program that shows it, when not the judged one (a failing variant)
+    traits: dict = field(default_factory=dict)  # ``keys.traits`` of that program: input dtypes and ranks
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "owner": self.owner, "key": self.key, "words": self.words, "flags": self.flags}
+        return {"kind": self.kind, "owner": self.owner, "key": self.key, "words": self.words, "flags": self.flags,
+                **self.marks}
 
 
 @dataclass
@@ -76,7 +85,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
     found: list[Finding] = []
     try:
         if not o.ok:
-            f = _failure(o, text, path, seed, ref_pool, backend)
+            f = _failure(o, text, path, seed, ref_pool, backend, program)
             if f is None:
                 return Judged(o, [], skipped=f"{category(o)}: {o.signature}")
             return Judged(o, [f] if "failure" in oracles else [])
@@ -87,27 +96,42 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
     finally:
         drop_values(o)
     if "order" in oracles:
-        f = _order(program, o, path, seed, pool, backend, example_seed)
+        f = _order(program, o, path, seed, pool, ref_pool, backend, example_seed)
         if f:
             found.append(f)
     if "layout" in oracles:
         f = _layout(program, text, o, path, seed, pools, backend)
         if f:
             found.append(f)
+    for f in found:
+        f.traits = f.traits or traits(program)
     return Judged(o, found)
 
 
-def _failure(o: Outcome, text, path, seed, ref_pool, backend) -> Finding | None:
+def _failure(o: Outcome, text, path, seed, ref_pool, backend, program=None) -> Finding | None:
     if _not_the_fusions(o):
         return None
     if backend != "reference":
         r = ref_pool.run(Request(text, path, RunOptions(seed=seed)))
         if not r.ok:   # the generator made something its own reference rejects
-            return Finding("failure", "fmin", f"reference {r.status} {r.signature}",
-                           f"the generated program fails on the reference backend too: {r.signature}", {}, r)
+            return Finding("failure", "fmin", failure_key("reference", r),
+                           f"the generated program fails on the reference backend too: {r.signature}", {}, r,
+                           traits=traits(program))
     owner = "fmin" if backend == "reference" or (o.error_kind or "") in FMIN_KINDS else backend
-    return Finding("failure", owner, f"{backend} {o.status} {o.signature}",
-                   f"{backend} {o.status}: {o.signature}", {}, o)
+    return Finding("failure", owner, failure_key(backend, o), f"{backend} {o.status}: {o.signature}", {}, o,
+                   traits=traits(program))
+
+
+def _variant_fails(kind: str, variant: Program, text: str, o2: Outcome, words: str, path, seed, ref_pool,
+                   backend) -> Finding | None:
+    """A permutation or relayout whose program fails: that failure's finding (its key, its
+    program), marked as needing the variant (``<kind>_dependent``)."""
+    f = _failure(o2, text, path, seed, ref_pool, backend, variant)
+    if f is None:
+        return None
+    f.found_as, f.text, f.words = f"{kind}-dependent", text, words
+    f.marks = {f"{kind}_dependent": True}
+    return f
 
 
 def _producer(program: Program, output_index: int) -> str:
@@ -145,8 +169,9 @@ def _differential(program, o: Outcome, text, path, seed, pools: Pools, backend) 
         owner = "fmin"
     elif backend == "inductor" and _translation_disagrees(program, text, path, seed, pools):
         owner = "fmin"
-    kind = "" if differs == "values" else f"{differs} "
-    return Finding("mismatch", owner, f"{backend} mismatch {kind}{op} -> {dtype}",
+    what = "aliasing" if op == "aliased input" else differs
+    got = comp.outputs[bad].got if comp and comp.outputs else None
+    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype),
                    f"{backend} outputs differ from the reference: {v.reason}",
                    {"mismatch": differs if differs in Mismatch.WHATS else True}, o)
 
@@ -167,8 +192,9 @@ def _translation_disagrees(program, text, path, seed, pools: Pools) -> bool:
     return v.holds
 
 
-def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Finding | None:
-    from ..program import to_source
+def order_variant(program: Program, example_seed: int) -> tuple[Program, list[int]] | None:
+    """The one input permutation the order oracle tries on an example (seeded by it), or None
+    for a program with fewer than two inputs or one the model cannot permute."""
     n = sum(1 for s in program.stmts if is_input_decl(s))
     if n < 2:
         return None
@@ -177,32 +203,35 @@ def _order(program, o: Outcome, path, seed, pool, backend, example_seed) -> Find
     while perm == list(range(n)):
         rng.shuffle(perm)
     try:
-        text2 = to_source(permute_inputs(program, perm))
+        return permute_inputs(program, perm), perm
     except ValueError:
         return None
+
+
+def _order(program, o: Outcome, path, seed, pool, ref_pool, backend, example_seed) -> Finding | None:
+    from ..program import to_source
+    v = order_variant(program, example_seed)
+    if v is None:
+        return None
+    variant, perm = v
+    text2 = to_source(variant)
     req = Request(text2, path, RunOptions(seed=seed))
     o2 = confirmed(lambda: pool.run(req), o)
     if outcome_key(o2) == outcome_key(o) or _not_the_fusions(o2):
         return None
-    return Finding("order-dependent", backend, f"{backend} order-dependent {_change(o, o2)}",
-                   f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}",
+    words = f"permuting the inputs as {perm} gives {outcome_words(o2)} instead of {outcome_words(o)}"
+    if not o2.ok:
+        return _variant_fails("order", variant, text2, o2, words, path, seed, ref_pool, backend)
+    return Finding("order-dependent", backend, change_key(backend, "order-dependent", o, o2), words,
                    {"order_dependent": True}, o2)
-
-
-def _change(a: Outcome, b: Outcome) -> str:
-    """A metamorphic bucket: what kind of change, not its exact counts (2 vs 4 pointwise kernels
-    and 3 vs 5 are one behaviour): a status change names both outcomes, a segmentation change
-    the schedulers whose counts differ."""
-    if a.status != b.status or a.signature != b.signature:
-        return f"status {a.status} `{a.signature}` -> {b.status} `{b.signature}`"
-    ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
-    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
-    return "segmentation changes (" + (", ".join(names) or "count") + ")"
 
 
 def _layout(program, text, o: Outcome, path, seed, pools: Pools, backend) -> Finding | None:
     r = gather_layout(Trial(text, path, seed, o, pools, program_=program))
     if not hasattr(r, "found") or not r.found or _not_the_fusions(r.outcome):
         return None
-    return Finding("layout-dependent", backend, f"{backend} layout-dependent {_change(o, r.outcome)}",
+    if not r.outcome.ok:
+        return _variant_fails("layout", r.program, r.text, r.outcome, r.words(), path, seed, pools.get("reference"),
+                              backend)
+    return Finding("layout-dependent", backend, change_key(backend, "layout-dependent", o, r.outcome),
                    r.words(), {"layout_dependent": True}, r.outcome)

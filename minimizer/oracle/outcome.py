@@ -66,11 +66,14 @@ class Outcome:
 
 
 def outcome_key(o: Outcome | None) -> tuple:
-    """What "the outcome changed" compares: status and signature, segment count, scheduler multiset."""
+    """What "the outcome changed" compares: status and root cause (``rootcause``: a relayout
+    that fails with the original's bug naming other tensors is no change), segment count,
+    scheduler multiset."""
     if o is None:
         return ("not run",)
+    from .rootcause import rootcause
     scheds = tuple(sorted(str(s).strip().lower() for s in o.schedulers)) if o.schedulers is not None else None
-    return (o.status, o.signature, o.segments, scheds)
+    return (o.status, rootcause(o), o.segments, scheds)
 
 
 def confirmed(run: Callable[[], Outcome], original: Outcome | None) -> Outcome:

@@ -1,8 +1,8 @@
 """``Property``: what a candidate must still show to be kept — an AND of checks (``checks/``).
 
 Without flags the property is derived from the original run (``Property.from_outcome``): the same
-failure (status and signature) if it failed, else the same segment count and scheduler multiset.
-With flags, each registered check contributes what its flags ask for (``Property.from_args``).
+failure (status and root cause, ``rootcause``) if it failed, else the same segment count and
+scheduler multiset. With flags, each registered check contributes what its flags ask for (``Property.from_args``).
 
 ``evaluate`` judges one candidate: its own run first (with saved values if a check needs them),
 then each check's extra runs, cheapest check first, stopping at the first that fails unless asked
@@ -43,7 +43,7 @@ class Property:
         reports segments but no graph keeps the segment count and scheduler multiset. Kernel
         counts of 0 or 1 give ``Status("ok")`` alone: nothing to reduce (see ``interesting``)."""
         if not o.ok:
-            return cls((Failure(o.status, o.signature),))
+            return cls((Failure.of(o),))
         found: list[Check] = [Status("ok")]
         if connected:
             found.append(Connected())

@@ -10,20 +10,38 @@ from .base import Check, failure_words, register
 @register
 @dataclass(frozen=True)
 class Failure(Check):
-    """The same failure: status and signature. No flag asks for it: it is what an original that
-    fails is reduced under when no property is given (``--error`` is the flag for a pattern)."""
+    """The same failure: status and root cause (``oracle.rootcause``: the signature without what
+    the error prints about the particular program — a candidate with one op fewer names other
+    tensors in the same nvFuser assert). No flag asks for it: it is what an original that fails
+    is reduced under when no property is given (``--error`` is the flag for a pattern).
+
+    ``signature`` is the original's, for people; ``key`` its root cause. A property stored
+    before root causes (no ``key``) compares signatures, as it did."""
     name: ClassVar[str] = "failure"
     order: ClassVar[int] = 0
     status: str
     signature: str | None
+    key: str | None = None
+
+    @classmethod
+    def of(cls, o) -> "Failure":
+        """The same failure as ``o`` (an ``Outcome`` or its stored JSON)."""
+        from ..rootcause import rootcause
+        get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
+        return cls(get("status"), get("signature"), rootcause(o))
 
     def holds(self, o, evidence=None):
-        if o.status == self.status and o.signature == self.signature:
+        if self.key is None:
+            same = o.signature == self.signature
+        else:
+            from ..rootcause import rootcause
+            same = rootcause(o) == self.key
+        if o.status == self.status and same:
             return True, f"{o.status} `{o.signature}`"
-        return False, f"{failure_words(o)}, expected {self.status} `{self.signature}`"
+        return False, f"{failure_words(o)}, expected {self.status} `{self.key or self.signature}`"
 
     def describe(self):
-        return f"the same failure ({self.status} `{self.signature}`)"
+        return f"the same failure ({self.status} `{self.key or self.signature}`)"
 
 
 @register

@@ -20,6 +20,8 @@ class LayoutResult:
     original: Outcome | None
     outcome: Outcome | None = None
     skipped: str | None = None
+    program: object = None         # the relayouted program and its text (the fuzzer files a failing one)
+    text: str | None = None
 
     @property
     def found(self) -> bool:
@@ -50,7 +52,8 @@ def gather_layout(trial: Trial) -> "LayoutResult | Missing":
         return LayoutResult([], trial.outcome, skipped="no plain input of rank >= 2 whose layout can change")
     prog, changed = r
     text = to_source(prog)
-    return LayoutResult(changed, trial.outcome, confirmed(lambda: trial.run(text=text), trial.outcome))
+    return LayoutResult(changed, trial.outcome, confirmed(lambda: trial.run(text=text), trial.outcome),
+                        program=prog, text=text)
 
 
 @register

@@ -1,0 +1,170 @@
+"""The root cause of an nvFuser error: where it is raised and the *template* of its message.
+
+A signature (``nvfuser_log.parse_error``) masks numbers and names but keeps everything else nvFuser
+prints about the particular fusion: the tensors it names with their IterDomains, printed values
+(``Prev: double(inf), New: __bfloat(1)``), dtypes, size/stride/contiguity lists and their
+lengths. The fuzz campaigns of 2026-12 showed what that costs: one bug opened a bucket per
+dtype, rank or printed value (``greedy.cpp: partitionFusion: Fail to group the following
+tensors: ...`` with one tensor or two, of any dtype and rank, was seven buckets), and a reducer
+held to the exact signature could not remove an op without changing the tensor list, so those
+repros stayed at 2–7 ops. The root cause keeps the site (kind, file, function, exception type)
+and turns the message into its template:
+
+* a TensorView with its domain and positions (``T3_g_float[iS0{i0}, bS1{1 ex 6}] ca_pos( 2 )``)
+  -> ``T?``; an IterDomain (``iS12{i0}``, ``iblockIdx.x5{gridDim.x}``, ``idg{4 12}``) -> ``ID``;
+* a printed value (``double(-inf)``, ``__half(1)``) -> ``V``; a dtype name (``__bfloat``,
+  ``int64_t``, ``DataType::Float``'s ``Float``, ``nvfuser_index_t``) -> ``D``, except inside
+  double quotes (an NVRTC error's function name is the bug: ``"nvf::relu"``);
+* a contiguity list (``t, t, n``) -> ``C``; a parallel-type group (``(blockIdx.x threadIdx.x)``)
+  -> ``(P)``; an input's position (``in input 0, TensorView``) dropped;
+* a run of the same placeholder (``T?, T?``, ``[N, N, N]``, ``ID ID ID``) -> one.
+
+Twin sites — two functions that are one bug, raised by whichever of a symmetric pair the fusion
+reached — are one root cause (``TWINS``): nvFuser's ``getMinimumValue``/``getMaximumValue`` on a
+dtype they do not handle (a ``max`` reduction asks for the minimum, a ``min`` for the maximum).
+
+NVRTC compile errors keep the quoted function or operator: ``no instance of overloaded function
+"nvf::relu"`` and ``... "nvf::silu"`` are two missing overloads, two fixes (the operand types,
+``__half`` or ``__bfloat``, are on later lines and never in the signature).
+
+Everything here reads masked text (``signature.mask``), so the same template comes from a
+message and from a signature; the message is preferred where the signature's 200 characters cut
+a tensor list short (``rootcause``).
+"""
+from __future__ import annotations
+
+import re
+
+from .nvfuser_log import parse_error
+from .signature import mask
+
+#: what the template keeps of a message (the signature keeps 200 characters of the masked one)
+TEMPLATE_CHARS = 200
+
+#: dtype names as nvFuser prints them: C++ types in IR and kernel text, DataType enumerators
+_DTYPES = (
+    r"double|float|__half|__bfloat|__e4m3|__e5m2|__e8m0|__e2m1|int64_t|int32_t|int16_t|int8_t|uint64_t|uint32_t"
+    r"|uint16_t|uint8_t|int|bool|char|nvfuser_index_t|std::complex<(?:float|double)>"
+    r"|Double|Float|Half|BFloat16|Int|Int32|UInt64|UInt32|UInt16|Index|Bool|ComplexFloat|ComplexDouble"
+    r"|Float8_e4m3fn|Float8_e5m2|Float8_e8m0fnu|Float4_e2m1fn")
+
+# one pass, left to right; the bracketed parts (a tensor's domain, an IterDomain's extent) are
+# found by their opening and closed by ``_close`` (they nest: ``iS5{( ceilDiv(N, gridDim.z) )}``)
+_OPENERS = re.compile(
+    r"(?P<quote>\"[^\"]*\")"
+    r"|(?P<tensor>(?<![\w?])T\?_[a-z]_\w+)"
+    r"|(?P<iterdomain>(?<![\w?])[a-z][A-Za-z.]*\??\{)"
+    rf"|(?P<value>(?<!\w)(?:{_DTYPES})\((?:-?inf|-?nan|-?N|true|false)\))"
+    rf"|(?P<dtype>(?<!\w)(?:{_DTYPES})(?![\w(<]))"
+    r"|(?P<contiguity>(?<=contiguity: )[tnf?](?:,\s*[tnf?])*)"
+    r"|(?P<parallel>\((?:\s*(?:blockIdx|threadIdx)\.[xyz]\s*)+\))"
+    r"|(?P<position>\binput N, )"
+)
+_POSITIONS = re.compile(r"\s*(?:(?:ca_pos|produce_pos|maybe_ca_pos|consumer_pos)\(N\)\s*)+")
+_RUN = re.compile(r"(?<![\w?])(T\?|ID|V|D|C|N)(?:(?:,\s*|\s+)\1(?![\w?]))+")
+
+
+def _close(text: str, i: int, opening: str, closing: str) -> int:
+    """The index just past the bracket that closes the one at ``text[i - 1]`` (the end of the
+    text when it is cut short, as a signature's 200 characters may be)."""
+    depth = 1
+    while i < len(text) and depth:
+        c = text[i]
+        if c == opening:
+            depth += 1
+        elif c == closing:
+            depth -= 1
+        i += 1
+    return i
+
+
+def template(text: str) -> str:
+    """The template of one masked message line (see the module's docstring)."""
+    out = []
+    i = 0
+    while True:
+        m = _OPENERS.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        out.append(text[i:m.start()])
+        kind, end = m.lastgroup, m.end()
+        if kind == "quote":
+            out.append(m.group(0))
+        elif kind == "tensor":
+            if text.startswith("[", end):
+                end = _close(text, end + 1, "[", "]")
+            p = _POSITIONS.match(text, end)
+            if p:
+                end = p.end()
+            out.append("T?")
+        elif kind == "iterdomain":
+            end = _close(text, end, "{", "}")
+            if text.startswith("rf", end):
+                end += 2
+            out.append("ID")
+        else:
+            out.append({"value": "V", "dtype": "D", "contiguity": "C", "parallel": "(P)", "position": ""}[kind])
+        i = end
+    t = "".join(out)
+    t = _RUN.sub(r"\1", t)
+    t = re.sub(r"([\[(])\s+|\s+([\])])", lambda m: m.group(1) or m.group(2), t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+# ---------------------------------------------------------------------------------------------
+# twin sites
+
+#: (functions, the site's name for all of them, rewrites of the message) — one bug each
+TWINS: tuple[tuple[frozenset[str], str, tuple[tuple[str, str], ...]], ...] = (
+    # ops/utils.cpp (NVF_CHECK "Could not generate a min op for tensor with type: ") and codegen.cpp
+    # (NVF_THROW "Unexpected type: "): a max reduction (or clamp) asks for the minimum of its
+    # dtype, a min reduction for the maximum; neither knows nvFuser's Index type (read in the
+    # nvFuser source; the 2026-12 campaign hit both on ``nvfuser_index_t``)
+    (frozenset({"getMinimumValue", "getMaximumValue"}), "getMinimumValue|getMaximumValue",
+     ((r"\b(?:min|max) op\b", "min|max op"),)),
+)
+
+
+def twin(func: str | None, message: str) -> tuple[str | None, str]:
+    """The site name and message of a twin pair, or both unchanged."""
+    for funcs, name, rewrites in TWINS:
+        if func in funcs:
+            for pat, repl in rewrites:
+                message = re.sub(pat, repl, message)
+            return name, message
+    return func, message
+
+
+# ---------------------------------------------------------------------------------------------
+# the root cause of a failed run
+
+_SIGNATURE = re.compile(r"^nvfuser (?P<kind>[\w-]+): (?:(?P<file>[^\s:]+):(?P<func>[^\s:]+): )?"
+                        r"(?P<exc>\w+): (?P<msg>.*)$", re.S)
+
+
+def split_signature(sig: str) -> dict | None:
+    """The parts of an nvFuser signature (``nvfuser <kind>: <file>:<func>: <Exc>: <message>``),
+    or None for another text (a crash, a timeout, fmin's own)."""
+    m = _SIGNATURE.match(sig or "")
+    return m.groupdict() if m else None
+
+
+def rootcause(signature: str, message: str | None = None) -> str:
+    """``nvfuser <kind>: <file>:<func>: <Exc>: <template>``: the signature with its message
+    made a template and twin sites named as one. The signature says where (it was made from the
+    whole error text); the message (``Outcome.message``: the text's first 6000 characters) gives
+    the line uncut where it agrees with the signature's 200 characters — an NVRTC log can push
+    the line past what the message keeps, and then the signature's own line is used."""
+    parts = split_signature(signature)
+    if parts is None:
+        return signature
+    line = parts["msg"]
+    if message:
+        exc, _, text = message.partition(": ")
+        whole = mask(parse_error(exc, text).message)
+        if whole[:len(line)] == line and len(whole) > len(line):
+            line = whole
+    func, line = twin(parts["func"], template(line))
+    where = f"{parts['file']}:{func}: " if parts["file"] else ""
+    return f"nvfuser {parts['kind']}: {where}{parts['exc']}: {line[:TEMPLATE_CHARS]}"

@@ -1,0 +1,56 @@
+"""The root cause of a failed run: what makes two failures one bug.
+
+A signature (``Outcome.signature``) is what one run printed, masked; two runs of one bug print
+different tensors, values, dtypes and list lengths (an nvFuser error names the tensors of the
+particular fusion). The root cause is the signature with that taken out, by the backend that
+knows its own messages (``Backend.rootcause``; ``backends/nvfuser_rootcause.py`` for nvFuser):
+
+* the fuzzer buckets failures by it (``fuzz/keys.py``), so one bug is one bucket;
+* "the same failure" a reduction keeps (``checks.Failure``) is the same root cause, so a
+  reducer is not held at a size by a tensor list the error prints;
+* an input permutation or relayout that fails with the same root cause as the original is no
+  change (``outcome.outcome_key``).
+
+A crash or a timeout is its signature (``crash: SIGSEGV``, ``timeout``); a run that did not fail
+has none.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import backends
+
+if TYPE_CHECKING:
+    from .outcome import Outcome
+
+
+def rootcause(o: "Outcome | dict | None") -> str | None:
+    """The root cause of a failed run (an ``Outcome`` or its stored JSON), None for one that did
+    not fail."""
+    if o is None:
+        return None
+    get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
+    status, signature = get("status"), get("signature")
+    if status in (None, "ok"):
+        return None
+    if status != "error" or not signature:
+        return signature
+    try:
+        backend = backends.get(get("backend") or "")
+    except ValueError:   # an outcome of a backend this fmin does not know (or none: tests' fakes)
+        return signature
+    return backend.rootcause(signature, get("message"))
+
+
+def refreshed(outcome: dict, program=None) -> dict:
+    """A stored outcome with the signature today's fmin would give it (``Backend.refresh``):
+    ``program`` is the ``model.Program`` that ran, where known (it decides whose an input
+    mismatch is)."""
+    try:
+        backend = backends.get(outcome.get("backend") or "")
+    except ValueError:
+        return outcome
+    return backend.refresh(outcome, program)
+
+
+__all__ = ["rootcause", "refreshed"]
