@@ -25,11 +25,8 @@ def _default_device() -> str:
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     """The options every command that runs scripts shares; one default backend for all of them."""
-    from .backends import names
-    p.add_argument("--backend", default="auto", choices=["auto", *names()],
-                   help="how scripts are run: nvfuser (the real library), inductor (torch.compile), reference "
-                        "(eager torch, fmin's ground truth). Default for every command: auto = nvfuser where it "
-                        "imports and a GPU is visible, else inductor")
+    from .backends import help_text, names
+    p.add_argument("--backend", default="auto", choices=["auto", *names()], help=help_text())
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
     p.add_argument("--jobs", type=_jobs, default=None,
@@ -70,10 +67,9 @@ def _size(text: str) -> int:
 
 def _memory_plan(program, backend: str, device: str, jobs: int, prop, args):
     """``oracle.memory.plan`` for one script under this command's property and flags."""
-    from .oracle.checks.mismatch import Mismatch
     from .oracle.memory import plan
-    mism = bool(prop is not None and prop.find(Mismatch))
-    return plan(program, backend, device, jobs, reference=mism, fp64=mism, cap=getattr(args, "max_memory", None))
+    return plan(program, backend, device, jobs, reference=prop is not None and prop.runs_reference,
+                fp64=prop is not None and prop.runs_fp64_reference, cap=getattr(args, "max_memory", None))
 
 
 def _jobs(text: str):
@@ -302,7 +298,11 @@ _COMMANDS = ("check", "reduce", "upgrade", "isolate", "fuzz", "merge-findings")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = build_parser()
+    try:
+        ap = build_parser()   # asks the registries, which import FMIN_PLUGINS' modules
+    except UsageError as e:
+        print(f"fmin: {e}", file=sys.stderr)
+        return 2
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
         argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
@@ -405,7 +405,8 @@ def cmd_check(args) -> int:
 
     def start(n: int) -> None:
         if runner is None:
-            status.starting(backend, device, n)
+            from .backends import get as get_backend
+            status.starting(get_backend(backend), device, n)
         else:
             status.note(f"fmin: running {len(paths) - len(refused)} script(s) on Ray actors ({backend} on {device}; "
                         "each actor starts its own workers)")

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .backends import RunOptions
+from .backends import RunOptions, get as get_backend
 from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
 from .oracle.outcome import boundary_change, outcome_key, outcome_words
 from .reduce.ddmin import ddmin
@@ -476,7 +476,7 @@ def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | No
     from .program import to_source
     from .progress import ProgressLine
     status = ProgressLine(opt.quiet)
-    status.starting(opt.backend, opt.device, opt.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
+    status.starting(get_backend(opt.backend), opt.device, opt.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
     runs = [0]
     with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options) as pool:
         def request(p: Program) -> Request:

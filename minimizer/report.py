@@ -66,12 +66,15 @@ def _outcome_dict(o) -> dict | None:
 def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple[int, int, int],
           bytes_before: int, minimal_script: str, prop: str, backend: str, oracle_calls: int, cache_hits: int,
           seconds: float, interrupted: bool, passes: list[dict], also_interesting: list[str],
-          before=None, after=None, replays: dict | None = None, environment: dict | None = None) -> dict[str, Any]:
-    """The report of one reduction, from plain values (sizes are (ops, inputs, outputs))."""
+          before=None, after=None, replays: dict | None = None, environment: dict | None = None,
+          backend_title: str | None = None) -> dict[str, Any]:
+    """The report of one reduction, from plain values (sizes are (ops, inputs, outputs));
+    ``backend_title`` is how sentences name the backend (its ``Backend.title``: "nvFuser")."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
     return {
         "script": script,
         "backend": backend,
+        "backend_title": backend_title or backend,
         "property": prop,
         "ops_before": ob, "ops_after": oa,
         "inputs_before": ib, "inputs_after": ia,
@@ -114,7 +117,7 @@ def summary(d: dict[str, Any]) -> str:
     """One line a maintainer reads first: what the minimized script shows."""
     after = d.get("outcome_after") or d.get("outcome_before") or {}
     size = f"{d['ops_after']}-op"
-    backend = {"nvfuser": "nvFuser", "inductor": "Inductor", "reference": "the reference"}.get(d["backend"], d["backend"])
+    backend = d.get("backend_title") or d["backend"]
     if after.get("status") not in (None, "ok"):
         return f"{backend} {'crashes' if after['status'] == 'crash' else 'fails'} on a {size} fusion: `{after.get('signature')}`"
     mm = d.get("mismatch") or {}

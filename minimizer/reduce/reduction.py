@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import report as reports
-from ..backends import RunOptions
+from ..backends import RunOptions, get as get_backend
 from ..oracle.pool import Pool, Pools
 from ..oracle.property import Property
 from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Refused, Session
@@ -116,10 +116,9 @@ def _fit_memory(original, prop_flags: Property | None, opt: Options) -> int:
     """The workers that fit in memory; raises Refused (exit 2) when not even one run does: a
     script with gigabyte inputs is refused with a sentence before anything runs, instead of
     getting the workers SIGKILLed."""
-    from ..oracle.checks.mismatch import Mismatch
     from ..oracle.memory import plan
-    mism = bool(prop_flags is not None and prop_flags.find(Mismatch))
-    p = plan(original, opt.backend, opt.device, opt.jobs, reference=mism, fp64=mism,
+    p = plan(original, opt.backend, opt.device, opt.jobs, reference=prop_flags is not None and prop_flags.runs_reference,
+             fp64=prop_flags is not None and prop_flags.runs_fp64_reference,
              available_fn=opt.available_memory, cap=opt.max_memory)
     if p.refusal:
         raise Refused("environment", p.refusal)
@@ -153,7 +152,7 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
     if pool is not None:
         given[opt.backend] = pool
     elif prop_flags is None or prop_flags.needs_outcome:   # (a --test alone runs no worker)
-        status.starting(opt.backend, opt.device, opt.jobs, "to run the original")
+        status.starting(get_backend(opt.backend), opt.device, opt.jobs, "to run the original")
     jobs = _fit_memory(original, prop_flags, opt) if pool is None else opt.jobs
     lock = None
     with Pools(opt.backend, opt.device, jobs=jobs, timeout=opt.timeout, options=opt.run_options,
@@ -201,7 +200,8 @@ def reduce_script(path: str, prop_flags: Property | None, opt: Options, *, pool:
             rep = reports.build(
                 script=path, sizes_before=(ob, ib, xb), sizes_after=(oa, ia, xa),
                 bytes_before=len(original_text), minimal_script=result.text, prop=prop.describe(),
-                backend=opt.backend, before=base.first, after=after, oracle_calls=result.tests,
+                backend=opt.backend, backend_title=get_backend(opt.backend).title, before=base.first, after=after,
+                oracle_calls=result.tests,
                 cache_hits=result.cache_hits, seconds=result.seconds, interrupted=result.interrupted,
                 passes=stats_table(result.stats), also_interesting=result.also_interesting,
                 replays={"original": f"{base.held}/{len(base.replays)}",
