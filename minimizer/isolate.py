@@ -283,7 +283,7 @@ def _check_alignable(good: Program, bad: Program) -> None:
     if good.inputs is None or bad.inputs is None:
         raise IsolateError("both scripts need an inputs list (fmin cannot run one without it)")
     for p, what in ((good, "GOOD"), (bad, "BAD")):
-        if any(s.call == "define_vector" and is_input_decl(s) for s in p.stmts):
+        if any(s.is_vector_def and is_input_decl(s) for s in p.stmts):
             raise IsolateError(f"{what} uses legacy define_vector(size) inputs: not supported by isolate")
     if len(good.input_stmts()) != len(good.inputs) or len(bad.input_stmts()) != len(bad.inputs):
         raise IsolateError("the inputs list does not have one value per declared input")

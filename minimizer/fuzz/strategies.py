@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from .. import dtypes
 from ..ops import CATALOG, GEN_CATEGORIES, Ctx, Gen, bind, literal_value, lookup
-from ..model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 INTS = ("Int", "Int32")
@@ -126,8 +126,8 @@ class TensorSpec:
         order = self.stride_order()
         if order is not None:
             kw.append(("stride_order", order))
-        b = bind(lookup("define_tensor"), (), tuple(kw), frontend)
-        return Stmt((name,), "define_tensor", b.args, b.npos)
+        b = bind(lookup(DEFINE_TENSOR), (), tuple(kw), frontend)
+        return Stmt((name,), DEFINE_TENSOR, b.args, b.npos)
 
     def arg(self) -> TensorArg:
         return TensorArg(self.shape, self.strides(), self.dtype, "cuda")
@@ -243,8 +243,8 @@ class _Builder:
         if dtype is None:
             dtype = "Bool" if isinstance(value, bool) else "Int" if isinstance(value, int) else "Double"
         name = self._name("S")
-        b = bind(lookup("define_scalar"), (value,), (("dtype", DType(dtype)),), self.fe)
-        self.stmts.append(Stmt((name,), "define_scalar", b.args, b.npos))
+        b = bind(lookup(DEFINE_SCALAR), (value,), (("dtype", DType(dtype)),), self.fe)
+        self.stmts.append(Stmt((name,), DEFINE_SCALAR, b.args, b.npos))
         self._consts[name] = value
         return Ref(name)
 
@@ -685,8 +685,8 @@ def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion")
         if v not in outs:
             outs.append(v)
     for v in outs:
-        b = bind(lookup("add_output"), (Ref(v.name),), (), B.fe)
-        B.stmts.append(Stmt((), "add_output", b.args, b.npos))
+        b = bind(lookup(OUTPUT), (Ref(v.name),), (), B.fe)
+        B.stmts.append(Stmt((), OUTPUT, b.args, b.npos))
     return Program(B.dialect(), func, tuple(B.stmts), tuple(s.arg() for s in specs))
 
 

@@ -7,6 +7,7 @@ give the binder their parameters, including the 2022-2023 spellings (``symbolic_
 from __future__ import annotations
 
 from .registry import register
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, OUTPUT
 from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 
 # the fuzzer writes declarations and outputs itself, around the ops it generates; FewerDims edits a
@@ -14,7 +15,7 @@ from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 _DEFINITION = dict(generate=not_generated("a definition: the generator writes inputs and outputs itself"),
                    dim_rule="not-followed")
 
-register(OpSpec("define_tensor", "define", (
+register(OpSpec(DEFINE_TENSOR, "define", (
     Param("shape", "shape", None, aliases=("symbolic_sizes",)),
     Param("contiguity", "contiguity", None),
     Param("dtype", "dtype", None),
@@ -28,7 +29,7 @@ register(OpSpec("define_tensor", "define", (
     Param("contiguous", "contiguity", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="a tensor input", **_DEFINITION))
 
-register(OpSpec("define_scalar", "define", (
+register(OpSpec(DEFINE_SCALAR, "define", (
     Param("value", "any", None),
     Param("dtype", "dtype", None),
 ), doc="a scalar input (value None) or constant", **_DEFINITION))
@@ -38,7 +39,7 @@ register(OpSpec("define_constant", "define", (
     Param("dtype", "dtype", None),
 ), frontends=LEGACY_ONLY, doc="2022-2023 spelling of define_scalar(value)", **_DEFINITION))
 
-register(OpSpec("define_vector", "define", (
+register(OpSpec(DEFINE_VECTOR, "define", (
     Param("values", "any"),
     Param("dtype", "dtype", None),
 ), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs", **_DEFINITION))
@@ -47,7 +48,7 @@ register(OpSpec("define_vector", "define", (
 # (Tensor output, Tensor alias_input=None) and (Tensor output, list[int] stride_order), so
 # ``fd.add_output(T2, [2, 1, 0])`` is a stride order, not an alias; nvfuser_direct has no
 # stride_order here (it says ``fd.ops.stride_order``).
-register(OpSpec("add_output", "define", (
+register(OpSpec(OUTPUT, "define", (
     Param("output", "operand"),
     Param("alias_input", "tensor", None),
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),

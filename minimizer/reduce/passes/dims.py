@@ -69,7 +69,7 @@ def drop_decl(s: Stmt, a: TensorArg, d: int) -> tuple[Stmt, TensorArg] | None:
     """The declaration and ``TensorArg`` of an input without its extent-1 dim ``d``, or None where
     the declaration does not spell its dims out (a ``Vector`` shape)."""
     r = a.ndim
-    if s.call != "define_tensor" or a.shape[d] != 1 or _decl_rank(s) != r:
+    if not s.is_tensor_decl or a.shape[d] != 1 or _decl_rank(s) != r:
         return None
     order = s.arg("stride_order")
     if order is not None and not (isinstance(order, tuple) and len(order) == r):
@@ -398,7 +398,7 @@ def unit_dims(program: Program) -> list[tuple[int, list[int]]]:
         if i not in live:
             continue
         a = input_arg(program, i)
-        if isinstance(a, TensorArg) and program.stmts[i].call == "define_tensor":
+        if isinstance(a, TensorArg) and program.stmts[i].is_tensor_decl:
             dims = [d for d, x in enumerate(a.shape) if x == 1]
             if dims:
                 out.append((i, dims))
