@@ -7,13 +7,31 @@ give the binder their parameters, including the 2022-2023 spellings (``symbolic_
 from __future__ import annotations
 
 from .registry import register
-from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, OUTPUT
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, OUTPUT, Ref, Stmt
+from .dims import NOT_FOLLOWED, NotFollowed, Reach, dim_rule, renumbered_order
 from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 
 # the fuzzer writes declarations and outputs itself, around the ops it generates; FewerDims edits a
 # declaration directly and follows a dim into add_output only
 _DEFINITION = dict(generate=not_generated("a definition: the generator writes inputs and outputs itself"),
-                   dim_rule="not-followed")
+                   dim_rule=NOT_FOLLOWED)
+
+
+@dim_rule("add_output", reads=("output", "alias_input"))
+def ADD_OUTPUT(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
+    """An output keeps its values with one dim fewer; an aliased input must drop the same dim;
+    a legacy ``stride_order`` is renumbered."""
+    out, alias = s.arg("output"), s.arg("alias_input")
+    p = at.where.get(out.name) if isinstance(out, Ref) else None
+    if alias is not None and (not isinstance(alias, Ref) or at.where.get(alias.name) != p):
+        raise NotFollowed("alias")
+    order = s.arg("stride_order")
+    if p is not None and isinstance(order, tuple):
+        if len(order) != at.rank[out.name]:
+            raise NotFollowed("output stride_order")
+        s = s.with_arg("stride_order", renumbered_order(order, p))
+    return s, None
+
 
 register(OpSpec(DEFINE_TENSOR, "define", (
     Param("shape", "shape", None, aliases=("symbolic_sizes",)),
@@ -54,4 +72,4 @@ register(OpSpec(OUTPUT, "define", (
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
        "legacy stride_order: the output's memory layout",
-   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule="add_output"))
+   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule=ADD_OUTPUT))

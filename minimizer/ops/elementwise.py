@@ -18,6 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from .. import dtypes
+from .dims import POINTWISE
 from .registry import register
 from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated
 
@@ -186,9 +187,9 @@ GEN = {
 
 
 def _pointwise_op(name, family, params, ref, **extra):
-    """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``pointwise``)."""
+    """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``POINTWISE``)."""
     register(OpSpec(name, family, params, ref=ref, elementwise=True, generate=GEN.get(name),
-                    dim_rule="pointwise", **extra))
+                    dim_rule=POINTWISE, **extra))
 
 
 def _unary(name, fn, **extra):

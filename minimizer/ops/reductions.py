@@ -19,6 +19,8 @@ from dataclasses import replace
 
 import torch
 
+from ..model import Stmt
+from .dims import Reach, NotFollowed, dim_list, dim_rule, norm, renum
 from .elementwise import torch_dtype
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, generated
@@ -37,9 +39,29 @@ for _name in ("var", "var_mean", "welford"):
     GEN[_name] = replace(GEN[_name], dtypes=("Float", "Double"), min_rank=2 if _name == "welford" else 1)
 
 
+@dim_rule("reduction", reads=("arg", "dims"))
+def REDUCTION(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
+    """``dims`` renumbered; the result loses the dim if it is reduced (keepdim keeps it); a
+    reduction over the dropped dim alone is refused."""
+    r, p = at.operand(s)
+    keep = bool(s.arg("keepdim", False))
+    dims = s.arg("dims")
+    if dims is None:
+        return s, (p if keep else None)
+    ds, bare = dim_list(dims)
+    normed = {norm(d, r) for d in ds}
+    left = [renum(d, r, p) for d in ds if norm(d, r) != p]
+    if not left:
+        raise NotFollowed("reduces the dropped dim alone")
+    new = s.with_arg("dims", left[0] if bare and len(left) == 1 else tuple(left))
+    if keep:
+        return new, p
+    return new, (None if p in normed else p - sum(1 for d in normed if d < p))
+
+
 def _op(name, params, ref, doc, **kw):
-    """A reduction: its ``dims`` renumber as FewerDims' ``reduction`` rule says."""
-    register(OpSpec(name, "reduction", params, ref=ref, doc=doc, generate=GEN[name], dim_rule="reduction", **kw))
+    """A reduction: its ``dims`` renumber as ``REDUCTION`` says."""
+    register(OpSpec(name, "reduction", params, ref=ref, doc=doc, generate=GEN[name], dim_rule=REDUCTION, **kw))
 
 
 def reduced_dims(x: torch.Tensor, dims) -> tuple[int, ...]:

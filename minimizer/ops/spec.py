@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..model import DIRECT, LEGACY, DType, Ref
+from .dims import DimRule
 
 BOTH = frozenset({LEGACY, DIRECT})
 LEGACY_ONLY = frozenset({LEGACY})
@@ -119,33 +120,6 @@ def generated(handler: str, every: str = "", **orders: str) -> dict[str, Gen]:
     return {name: Gen(handler, **r) for name, r in ranks.items()}
 
 
-#: How FewerDims (``minimizer/reduce/passes/dims.py``) carries a dropped extent-1 dim through an
-#: op; ``OpSpec.dim_rule`` names one. Each rule renumbers the op's dim arguments (or says where
-#: the dim goes) and refuses what it cannot follow unambiguously.
-DIM_RULES = {
-    "pointwise": "no dim arguments: operands align from the right, the result carries the dim where "
-                 "they all do (elementwise ops, rand_like)",
-    "reduction": "``dims`` renumbered; the result loses the dim if it is reduced (keepdim keeps it); "
-                 "a reduction over the dropped dim alone is refused",
-    "scan": "``dim`` renumbered; a scan along the dropped dim is refused",
-    "size": "``dim`` renumbered; the size of the dropped dim is refused",
-    "cat": "``dim`` renumbered; every operand must drop the same dim",
-    "permute": "the permutation without the dim, renumbered",
-    "squeeze": "``dims`` renumbered; squeezing the dropped dim itself removes it from the list",
-    "broadcast_in_dim": "the dim's output becomes a new broadcast (``broadcast_dims`` without it)",
-    "broadcast": "the dim's output becomes a new broadcast (its ``is_broadcast_dim`` flag True)",
-    "reshape": "absorbed: the elements keep their order (``original_shape`` loses the dim)",
-    "expand": "the dim's ``shape`` entry (1 or -1) goes",
-    "slice": "the dim's start/end/stride entries go (it must be sliced whole)",
-    "pad": "the dim's width pair goes (it must pad nothing)",
-    "stride_order": "the stride order without the dim, renumbered",
-    "add_output": "an output keeps its values with one dim fewer (an aliased input drops the same "
-                  "dim; ``stride_order`` renumbered)",
-    "not-followed": "a drop that reaches the op is not proposed (matmul, index ops, factories, "
-                    "definitions: no unambiguous renumbering)",
-}
-
-
 #: What ``OpSpec.tags`` may say, and who reads it.
 TAGS = {
     "padded-output": "the result counts as a pad (the interpreter: cat(manual_padding=True) needs pads)",
@@ -170,7 +144,8 @@ class OpSpec:
     What each client of the catalog needs to know about the op, so that no client keeps an op
     table of its own (``tests/test_catalog_complete.py`` fails on an entry that leaves one out):
     ``generate`` (a ``Gen``: how the fuzzer generates it, or ``not_generated(why)``),
-    ``dim_rule`` (a key of ``DIM_RULES``: how FewerDims renumbers its dim arguments),
+    ``dim_rule`` (a ``DimRule`` of ``ops.dims``, defined beside the ops of its kind: how
+    FewerDims carries a dropped dim through it, or ``NOT_FOLLOWED``),
     ``renamed`` (``(legacy name, direct name)`` of each parameter the two frontends name
     differently: legacy ``gather(arg1, ...)`` is direct ``gather(arg, ...)``; ``fmin upgrade``
     renames it) and ``Param.int_in_legacy``.
@@ -204,11 +179,11 @@ class OpSpec:
     # not fit, in a frontend that has all of them. Legacy ``add_output(output, stride_order)``.
     overloads: tuple[tuple[str, ...], ...] = ()
     generate: Gen | None = None
-    dim_rule: str | None = None
+    dim_rule: DimRule | None = None
     renamed: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
-        assert self.dim_rule is None or self.dim_rule in DIM_RULES, (self.name, self.dim_rule)
+        assert self.dim_rule is None or isinstance(self.dim_rule, DimRule), (self.name, self.dim_rule)
         assert self.tags <= TAGS.keys(), (self.name, self.tags)
 
     def param(self, name: str) -> Param:
