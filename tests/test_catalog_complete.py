@@ -20,11 +20,12 @@ ENTRIES = sorted(CATALOG)
 def test_entry_says_how_it_is_generated(key):
     g = CATALOG[key].generate
     assert isinstance(g, Gen), f"{key}: set generate= to a Gen, or to not_generated(why)"
-    if g.handler is None:
+    if g.step is None:
         assert g.why, f"{key}: not_generated needs a reason"
         return
     assert key.startswith("ops."), f"{key}: only fd.ops calls are generated as steps"
-    assert g.handler in strategies.HANDLERS, f"{key}: no fuzz handler {g.handler!r}"
+    assert g.step in strategies.FAMILY_NAMES, f"{key}: no fuzz step family {g.step!r}"
+    assert callable(g.write), f"{key}: generated, but says not how it is written (Gen.write)"
     assert g.categories, f"{key}: generated for no operand category"
     allowed = {dt for c in g.categories for dt in strategies.CATEGORY_DTYPES[c]}
     assert set(g.dtypes) <= allowed, f"{key}: dtypes outside its categories"
@@ -82,10 +83,10 @@ def test_int_in_legacy_marks_legacy_bools(key):
 
 
 def test_generator_tables_come_from_the_catalog():
-    """The generator draws exactly the ops the catalog marks as generated, by their handler and
-    operand categories, each in its own frontends."""
+    """The generator draws exactly the ops the catalog marks as generated, by their step family
+    and operand categories, each in its own frontends."""
     got = {(h, c, name) for h, t in strategies.OP_TABLES.items() for c, names in t.items() for name in names}
-    want = {(s.generate.handler, c, s.name) for k, s in CATALOG.items()
-            if s.generate.handler is not None for c in GEN_CATEGORIES if s.generate.rank(c) is not None}
+    want = {(s.generate.step, c, s.name) for k, s in CATALOG.items()
+            if s.generate.step is not None for c in GEN_CATEGORIES if s.generate.rank(c) is not None}
     assert got == want
     assert strategies.covered_ops() == {name for _, _, name in want}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from ..model import Stmt
+from ..model import Ref, Stmt
 from .dims import Reach, dim_rule, one_dim
 from .registry import lookup, register
 from .spec import BOTH, DIRECT_ONLY, OpSpec, Param, generated, not_generated
@@ -18,7 +18,13 @@ _DIM = Param("dim", "int")
 _INIT = Param("init", "scalar", None, frontends=DIRECT_ONLY)
 
 # what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``SCAN``)
-GEN = {**generated("scan", f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
+def _write_scan(B, name, x, P, force) -> bool:
+    """Along a drawn dim; the result has no broadcast dims."""
+    B.op(name, (Ref(x.name),), (("dim", P(len(x.shape))),), bcast=tuple(False for _ in x.shape))
+    return True
+
+
+GEN = {**generated("scan", _write_scan, f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
        **dict.fromkeys(("argsort", "topk"), not_generated(
            "not added to the generator yet"))}
 

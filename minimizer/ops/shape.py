@@ -208,9 +208,174 @@ def _check_cat(kw, facts_of):
     return None
 
 
+# ---- how the fuzzer writes these ops (``Gen.write``; the builder's interface: ``spec.Gen``) ----
+def _new_dims(B, x, P) -> tuple[int, set[int], tuple[int, ...]]:
+    """(rank of the result, its new dims, where the operand's dims go) of a broadcast: up to 2
+    new dims, within the fuzzer's largest rank."""
+    r = len(x.shape)
+    n_new = min(B.max_rank - r, P(3))
+    n = r + n_new
+    new: set[int] = set()
+    while len(new) < n_new:
+        free = [d for d in range(n) if d not in new]
+        new.add(free[P(len(free))])
+    return n, new, tuple(d for d in range(n) if d not in new)
+
+
+def _write_broadcast_in_dim(B, name, x, P, force) -> bool:
+    """Back to the shape before a reduction (the norm pattern) mostly, where the operand is a
+    keepdim=False reduction; else new dims of extent 1 or more."""
+    X = Ref(x.name)
+    if x.full is not None and P(4) != 3:
+        full, kept = x.full
+        bc = tuple(True if d not in kept else x.bcast[kept.index(d)] for d in range(len(full)))
+        B.op("broadcast_in_dim", (X,), (("shape", tuple(full)), ("broadcast_dims", tuple(kept))), bcast=bc)
+        return True
+    n, new, bdims = _new_dims(B, x, P)
+    shape, bc = [], []
+    for d in range(n):
+        if d in new:
+            shape.append(1 + P(8) if P.flag(50) else 1)
+            bc.append(True)
+        else:
+            k = bdims.index(d)
+            shape.append(x.shape[k])
+            bc.append(x.bcast[k])
+    B.op("broadcast_in_dim", (X,), (("shape", tuple(shape)), ("broadcast_dims", bdims)), bcast=tuple(bc))
+    return True
+
+
+def _write_broadcast(B, name, x, P, force) -> bool:
+    n, new, _ = _new_dims(B, x, P)
+    flags = tuple(d in new for d in range(n))
+    bc = []
+    it = iter(x.bcast)
+    for d in range(n):
+        bc.append(True if d in new else next(it))
+    B.op("broadcast", (Ref(x.name),), (("is_broadcast_dim", flags),), bcast=tuple(bc))
+    return True
+
+
+def _write_expand(B, name, x, P, force) -> bool:
+    """Each extent-1 broadcast dim to a drawn extent; an operand without one gets a
+    broadcast_in_dim instead."""
+    r = len(x.shape)
+    ones = [d for d in range(r) if x.bcast[d] and x.shape[d] == 1]
+    if not ones:
+        if force is not None:
+            return False
+        return _write_broadcast_in_dim(B, "broadcast_in_dim", x, P, None)
+    shape = tuple(1 + P(8) if d in ones else -1 for d in range(r))
+    B.op("expand", (Ref(x.name),), (("shape", shape),), bcast=x.bcast)
+    return True
+
+
+def _write_permute(B, name, x, P, force) -> bool:
+    perm = tuple(P.perm(len(x.shape)))
+    B.op("permute", (Ref(x.name),), (("dims", perm),), bcast=tuple(x.bcast[d] for d in perm))
+    return True
+
+
+def _write_stride_order(B, name, x, P, force) -> bool:
+    B.op("stride_order", (Ref(x.name),), (("stride_order", tuple(P.perm(len(x.shape)))),), bcast=x.bcast)
+    return True
+
+
+def _factor_shape(numel: int, P, max_rank: int) -> tuple[int, ...]:
+    """A drawn shape of ``numel`` elements and rank 1 to ``max_rank``: its prime factors spread
+    over the dims."""
+    primes, n, f = [], numel, 2
+    while n > 1:
+        while n % f == 0:
+            primes.append(f)
+            n //= f
+        f += 1
+    k = 1 + P(max_rank)
+    out = [1] * k
+    for p in primes:
+        out[P(k)] *= p
+    return tuple(out)
+
+
+def _write_reshape(B, name, x, P, force) -> bool:
+    """Not of an operand with an expanded broadcast dim (its elements are not all there)."""
+    if any(b and e != 1 for b, e in zip(x.bcast, x.shape)):
+        return False
+    B.op("reshape", (Ref(x.name),), (("new_shape", _factor_shape(x.meta.numel(), P, B.max_rank)),))
+    return True
+
+
+def _write_squeeze(B, name, x, P, force) -> bool:
+    """Some of the extent-1 broadcast dims, never all of them."""
+    r, shp = len(x.shape), x.shape
+    ones = [d for d in range(r) if x.bcast[d] and shp[d] == 1]
+    if not ones or r < 2:
+        return False
+    first = ones[P(len(ones))]
+    dims = sorted({first} | {d for d in ones if d != first and P.flag(30)})
+    if len(dims) == r:
+        dims = [first]
+    B.op("squeeze", (Ref(x.name),), (("dims", tuple(dims)),),
+         bcast=tuple(x.bcast[d] for d in range(r) if d not in dims))
+    return True
+
+
+def _write_slice(B, name, x, P, force) -> bool:
+    """A drawn, never empty, window of each dim that is not a broadcast."""
+    start, end = [], []
+    for d, e in enumerate(x.shape):
+        if x.bcast[d] or e == 1:
+            start.append(0)
+            end.append(e)
+        else:
+            s = P(e)
+            start.append(s)
+            end.append(e - P(e - s))
+    B.op("slice", (Ref(x.name),), (("start_indices", tuple(start)), ("end_indices", tuple(end))))
+    return True
+
+
+def _write_pad(B, name, x, P, force) -> bool:
+    """The last k dims padded (broadcast dims by nothing), maybe with a value of the operand's
+    category."""
+    r = len(x.shape)
+    k = 1 + P(r)
+    widths = []
+    for d in range(r - 1, r - 1 - k, -1):
+        if x.bcast[d]:
+            widths += [0, 0]
+        else:
+            widths += [P(3), P(3)]
+    args = [Ref(x.name), tuple(widths)]
+    if P.flag(50):
+        args.append(B.const_for(x.cat, P, exact=True))
+    B.op("pad", tuple(args))
+    return True
+
+
+def _write_cat(B, name, x, P, force) -> bool:
+    """Along a dim that is not a broadcast, with an earlier value that fits (or ``x`` itself)."""
+    r, shp = len(x.shape), x.shape
+    nb = [d for d in range(r) if not x.bcast[d]]
+    if not nb:
+        return False
+    d = nb[P(len(nb))]
+
+    def fits(v):
+        return (v.dtype == x.dtype and len(v.shape) == r and not v.bcast[d]
+                and all(v.shape[k] == shp[k] and v.bcast[k] == x.bcast[k] for k in range(r) if k != d))
+    y = B.partner(x, P, fits) or x
+    bc = tuple(False if k == d else x.bcast[k] for k in range(r))
+    B.op("cat", ((Ref(x.name), Ref(y.name)),), (("dim", d),), bcast=bc)
+    return True
+
+
 # what the fuzzer draws for an operand of any category, simplest first (``Gen``)
-GEN = {**generated("shape", every="permute reshape slice pad cat squeeze stride_order"),
-       **generated("broadcast", every="broadcast_in_dim broadcast expand"),
+GEN = {**generated("shape", None, every="permute reshape slice pad cat squeeze stride_order", special={
+           "permute": _write_permute, "reshape": _write_reshape, "slice": _write_slice, "pad": _write_pad,
+           "cat": _write_cat, "squeeze": _write_squeeze, "stride_order": _write_stride_order}),
+       **generated("broadcast", None, every="broadcast_in_dim broadcast expand", special={
+           "broadcast_in_dim": _write_broadcast_in_dim, "broadcast": _write_broadcast, "expand": _write_expand}),
        **dict.fromkeys(("shape", "size", "at", "tensor_sizes"), not_generated(
            "size queries: their Int scalars are not operands the generator's steps take"))}
 GEN["squeeze"] = replace(GEN["squeeze"], min_rank=2, needs="broadcast-dim")
