@@ -476,7 +476,8 @@ def isolate(good_path: str, bad_path: str, run: Callable[[Program], object] | No
     from .program import to_source
     from .progress import ProgressLine
     status = ProgressLine(opt.quiet)
-    status.starting(get_backend(opt.backend), opt.device, opt.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
+    status.starting(get_backend(opt.backend), opt.device, opt.jobs,
+                    f"to run GOOD and BAD ({len(al.changes)} differences)")
     runs = [0]
     with Pool(opt.backend, opt.device, jobs=opt.jobs, timeout=opt.timeout, options=opt.run_options) as pool:
         def request(p: Program) -> Request:

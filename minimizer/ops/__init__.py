@@ -11,5 +11,5 @@ from .registry import CATALOG, FAMILIES, lookup, op_names, register
 from . import define, elementwise, reductions, shape, indexing, creation, linalg, scans, norm  # noqa: E402,F401
 
 __all__ = ["NOT_FOLLOWED", "POINTWISE", "DimRule", "NotFollowed", "Reach", "BOTH", "DIRECT_ONLY", "GEN_CATEGORIES",
-           "LEGACY_ONLY", "REQUIRED", "Bound", "BindError", "Ctx", "Gen", "OpSpec", "Param", "bind", "generated", "literal_value", "not_generated", "CATALOG",
-           "FAMILIES", "lookup", "op_names", "register"]
+           "LEGACY_ONLY", "REQUIRED", "Bound", "BindError", "Ctx", "Gen", "OpSpec", "Param", "bind", "generated",
+           "literal_value", "not_generated", "CATALOG", "FAMILIES", "lookup", "op_names", "register"]

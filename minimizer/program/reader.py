@@ -34,7 +34,8 @@ from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import Evaluator, InputsBlock, find_inputs, scan_module
 from .syntax import attr_chain, dotted, number
-from ..model import DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Origin, Program, Ref, Stmt, TensorArg, is_input_decl
+from ..model import (DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Origin, Program, Ref, Stmt, TensorArg,
+                     is_input_decl)
 
 _FRONTEND_MODULES = {"nvfuser": LEGACY, "torch._C._nvfuser": LEGACY, "nvfuser_direct": DIRECT,
                      "nvfuser_next": DIRECT}

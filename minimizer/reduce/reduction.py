@@ -117,7 +117,8 @@ def _fit_memory(original, prop_flags: Property | None, opt: Options) -> int:
     script with gigabyte inputs is refused with a sentence before anything runs, instead of
     getting the workers SIGKILLed."""
     from ..oracle.memory import plan
-    p = plan(original, opt.backend, opt.device, opt.jobs, reference=prop_flags is not None and prop_flags.runs_reference,
+    p = plan(original, opt.backend, opt.device, opt.jobs,
+             reference=prop_flags is not None and prop_flags.runs_reference,
              fp64=prop_flags is not None and prop_flags.runs_fp64_reference,
              available_fn=opt.available_memory, cap=opt.max_memory)
     if p.refusal:
