@@ -17,13 +17,14 @@ _ARG = Param("arg", "tensor")
 _DIM = Param("dim", "int")
 _INIT = Param("init", "scalar", None, frontends=DIRECT_ONLY)
 
-# what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``SCAN``)
 def _write_scan(B, name, x, P, force) -> bool:
-    """Along a drawn dim; the result has no broadcast dims."""
+    """How the fuzzer writes a scan (``Gen.write``): along a drawn dim; the result has no
+    broadcast dims."""
     B.op(name, (Ref(x.name),), (("dim", P(len(x.shape))),), bcast=tuple(False for _ in x.shape))
     return True
 
 
+# what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``SCAN``)
 GEN = {**generated("scan", _write_scan, f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
        **dict.fromkeys(("argsort", "topk"), not_generated(
            "not added to the generator yet"))}
