@@ -25,11 +25,8 @@ def _default_device() -> str:
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     """The options every command that runs scripts shares; one default backend for all of them."""
-    from .backends import names
-    p.add_argument("--backend", default="auto", choices=["auto", *names()],
-                   help="how scripts are run: nvfuser (the real library), inductor (torch.compile), reference "
-                        "(eager torch, fmin's ground truth). Default for every command: auto = nvfuser where it "
-                        "imports and a GPU is visible, else inductor")
+    from .backends import help_text, names
+    p.add_argument("--backend", default="auto", choices=["auto", *names()], help=help_text())
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
                    help="device for the reference and inductor backends (default: cuda if available)")
     p.add_argument("--jobs", type=_jobs, default=None,
@@ -329,7 +326,11 @@ _COMMANDS = ("check", "reduce", "upgrade", "isolate", "fuzz", "merge-findings")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = build_parser()
+    try:
+        ap = build_parser()   # asks the registries, which import FMIN_PLUGINS' modules
+    except UsageError as e:
+        print(f"fmin: {e}", file=sys.stderr)
+        return 2
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
         argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
@@ -459,7 +460,8 @@ def _check_start(ctx, ray_opt, n_scripts: int, quiet: bool):
 
     def start(n: int) -> None:
         if ray_opt is None:
-            status.starting(ctx.backend, ctx.device, n)
+            from .backends import get as get_backend
+            status.starting(get_backend(ctx.backend), ctx.device, n)
         else:
             status.note(f"fmin: running {n_scripts} script(s) on Ray actors ({ctx.backend} on {ctx.device}; "
                         "each actor starts its own workers)")

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .backends import get as get_backend
 from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
 from .oracle.context import RunContext
 from .oracle.outcome import boundary_change, outcome_key, outcome_words
@@ -284,7 +285,7 @@ def _check_alignable(good: Program, bad: Program) -> None:
     if good.inputs is None or bad.inputs is None:
         raise IsolateError("both scripts need an inputs list (fmin cannot run one without it)")
     for p, what in ((good, "GOOD"), (bad, "BAD")):
-        if any(s.call == "define_vector" and is_input_decl(s) for s in p.stmts):
+        if any(s.is_vector_def and is_input_decl(s) for s in p.stmts):
             raise IsolateError(f"{what} uses legacy define_vector(size) inputs: not supported by isolate")
     if len(good.input_stmts()) != len(good.inputs) or len(bad.input_stmts()) != len(bad.inputs):
         raise IsolateError("the inputs list does not have one value per declared input")
@@ -466,7 +467,8 @@ def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
         return _isolate(al, session, good_path, bad_path, ctx, max_tests, t0, parallel=False)
     from .progress import ProgressLine
     status = ProgressLine(ctx.quiet)
-    status.starting(ctx.backend, ctx.device, ctx.jobs, f"to run GOOD and BAD ({len(al.changes)} differences)")
+    status.starting(get_backend(ctx.backend), ctx.device, ctx.jobs,
+                    f"to run GOOD and BAD ({len(al.changes)} differences)")
     with ctx.pool() as pool:
         def judge(cands):
             outs = pool.run_many([ctx.request(c.text, os.path.abspath(bad_path)) for c in cands])

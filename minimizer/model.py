@@ -77,6 +77,17 @@ class Origin:
     from_pytorch: str | None = None
 
 
+#: the calls of the fusion body that are not ops (``Stmt.call``); test them with the matchers
+#: below (``Stmt.is_output``, ``is_tensor_decl``, ``is_scalar_def``, ``is_vector_def``), and
+#: write them with these names
+OUTPUT = "add_output"
+DEFINE_TENSOR = "define_tensor"
+DEFINE_SCALAR = "define_scalar"
+DEFINE_VECTOR = "define_vector"
+#: ``define_constant`` is the 2022 frontend's ``define_scalar`` with a value
+SCALAR_DEFS = (DEFINE_SCALAR, "define_constant")
+
+
 @dataclass(frozen=True)
 class Stmt:
     """One line of the fusion body: ``outs = fd.<call>(args)`` or ``fd.add_output(...)``.
@@ -101,6 +112,27 @@ class Stmt:
     @property
     def is_op(self) -> bool:
         return self.call.startswith("ops.")
+
+    @property
+    def is_output(self) -> bool:
+        """``fd.add_output(...)``."""
+        return self.call == OUTPUT
+
+    @property
+    def is_tensor_decl(self) -> bool:
+        """``fd.define_tensor(...)`` (also what ``fd.from_pytorch(x)`` is read as)."""
+        return self.call == DEFINE_TENSOR
+
+    @property
+    def is_scalar_def(self) -> bool:
+        """``fd.define_scalar(...)`` or 2022's ``define_constant``: an input when its value is
+        None, else a constant."""
+        return self.call in SCALAR_DEFS
+
+    @property
+    def is_vector_def(self) -> bool:
+        """``fd.define_vector(...)``: legacy; an int value declares that many scalar inputs."""
+        return self.call == DEFINE_VECTOR
 
     def arg(self, name: str, default: Value = None) -> Value:
         for k, v in self.args:
@@ -242,7 +274,11 @@ class Program:
         return [s for s in self.stmts if s.is_op]
 
     def output_stmts(self) -> list[Stmt]:
-        return [s for s in self.stmts if s.call == "add_output"]
+        return [s for s in self.stmts if s.is_output]
+
+    def output_indices(self) -> list[int]:
+        """Where the ``add_output`` statements are, in order."""
+        return [i for i, s in enumerate(self.stmts) if s.is_output]
 
     def n_ops(self) -> int:
         return len(self.op_stmts())
@@ -251,13 +287,18 @@ class Program:
         return dataclasses.replace(self, **kw)
 
 
+def output_stmt(value: Ref) -> Stmt:
+    """``fd.add_output(value)``, written positionally."""
+    return Stmt((), OUTPUT, (("output", value),), npos=1)
+
+
 def is_input_decl(s: Stmt) -> bool:
     """define_tensor always; define_scalar with value None (a runtime scalar); legacy
     ``define_vector(size)`` (an int) makes that many scalar inputs."""
-    if s.call == "define_tensor":
+    if s.is_tensor_decl:
         return True
-    if s.call in ("define_scalar", "define_constant"):
+    if s.is_scalar_def:
         return s.arg("value", None) is None
-    if s.call == "define_vector":
+    if s.is_vector_def:
         return isinstance(s.arg("values"), int)
     return False

@@ -8,11 +8,6 @@ from __future__ import annotations
 import sys
 import time
 
-#: what a worker's first run costs, by backend (measured: docs/benchmarks.md, docs/h200.md)
-WARM_UP = {"inductor": "the first Inductor compile takes 20-60 s on a CPU",
-           "nvfuser": "importing nvFuser and the first compile take a few seconds",
-           "reference": "importing torch takes a few seconds"}
-
 
 class ProgressLine:
     def __init__(self, quiet: bool, every: float = 5.0):
@@ -33,9 +28,12 @@ class ProgressLine:
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
-    def starting(self, backend: str, device: str, jobs: int, what: str = "") -> None:
-        self.note(f"fmin: starting {jobs} {backend} worker{'s' if jobs != 1 else ''} on {device}"
-                  + (f" {what}" if what else "") + (f" ({WARM_UP[backend]})" if backend in WARM_UP else ""))
+    def starting(self, backend, device: str, jobs: int, what: str = "") -> None:
+        """The start-up line. ``backend`` is the ``Backend`` (its ``name`` and ``warm_up``, what
+        its worker's first run costs; this leaf module takes it as given and imports nothing
+        of fmin)."""
+        self.note(f"fmin: starting {jobs} {backend.name} worker{'s' if jobs != 1 else ''} on {device}"
+                  + (f" {what}" if what else "") + (f" ({backend.warm_up})" if backend.warm_up else ""))
 
     def show(self, line: str, final: bool = False) -> None:
         if self.quiet:

@@ -70,15 +70,18 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
           flaky: bool = False, static_error: str | None = None, verified: bool | None = None,
           original_header: str = "", mismatch: dict | None = None, property_reason: str | None = None,
           wall_seconds: float | None = None, command: str | None = None,
-          upgraded: str | None = None, bytes_after: int | None = None) -> dict[str, Any]:
+          upgraded: str | None = None, bytes_after: int | None = None,
+          backend_title: str | None = None) -> dict[str, Any]:
     """The report of one reduction, from plain values (sizes are (ops, inputs, outputs)), built
     once: ``mismatch`` and ``property_reason`` come with a re-verified result, ``upgraded`` says
     why a translation was reduced instead of the script as written; ``bytes_after``: the
-    reduced program's size without the header a confirmed result gets."""
+    reduced program's size without the header a confirmed result gets; ``backend_title`` is how
+    sentences name the backend (its ``Backend.title``: "nvFuser")."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
     d = {
         "script": script,
         "backend": backend,
+        "backend_title": backend_title or backend,
         "property": prop,
         "ops_before": ob, "ops_after": oa,
         "inputs_before": ib, "inputs_after": ia,
@@ -134,7 +137,7 @@ def summary(d: dict[str, Any]) -> str:
     """One line a maintainer reads first: what the minimized script shows."""
     after = d.get("outcome_after") or d.get("outcome_before") or {}
     size = f"{d['ops_after']}-op"
-    backend = {"nvfuser": "nvFuser", "inductor": "Inductor", "reference": "the reference"}.get(d["backend"], d["backend"])
+    backend = d.get("backend_title") or d["backend"]
     if after.get("status") not in (None, "ok"):
         return f"{backend} {'crashes' if after['status'] == 'crash' else 'fails'} on a {size} fusion: `{after.get('signature')}`"
     mm = d.get("mismatch") or {}

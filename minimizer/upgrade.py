@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .errors import ScriptError
 from .ops import BindError, bind, lookup
-from .model import DIRECT, FRONTENDS, LEGACY, Dialect, DType, Program, Ref, Stmt, map_refs
+from .model import DEFINE_SCALAR, DIRECT, FRONTENDS, LEGACY, OUTPUT, Dialect, DType, Program, Ref, Stmt, map_refs
 
 DIRECT_DIALECT = Dialect(frontend=DIRECT, module=DIRECT, spellings=frozenset())
 LEGACY_DIALECT = Dialect(frontend=LEGACY, module=LEGACY, spellings=frozenset())
@@ -166,7 +166,7 @@ def define_constant_to_scalar(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
     if dtype is None:  # written out as define_scalar infers it, like today's repros print it
         dtype = next((DType(name) for t, name in _SCALAR_DTYPE if isinstance(value, t)), None)
     args = [("value", value)] + ([("dtype", dtype)] if dtype is not None else [])
-    return [dataclasses.replace(stmt, call="define_scalar", args=tuple(args), npos=1)]
+    return [dataclasses.replace(stmt, call=DEFINE_SCALAR, args=tuple(args), npos=1)]
 
 
 def contiguous_to_contiguity(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
@@ -175,7 +175,7 @@ def contiguous_to_contiguity(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
     listed in allocation order when ``stride_order`` is given, else nvFuser rejects it ("The
     contiguity of a broadcast/reduction dimension must be None"). A later script that still put a
     bool at a broadcast dim gets the same repair (only those entries change)."""
-    if stmt.call != "define_tensor":
+    if not stmt.is_tensor_decl:
         return [stmt]
     if stmt.has("contiguous"):  # the 2022 parameter: becomes today's contiguity, in place
         shape, old = stmt.arg("shape"), stmt.arg("contiguous")
@@ -292,13 +292,13 @@ def inline_vectors(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
     nvFuser itself prints since 0.2.10. ``define_vector(n)`` (n scalar inputs, passed flattened in
     ``inputs``) becomes n ``define_scalar(None, dtype=DataType.Int)`` lines, in the same input
     order; V's uses get the list of their names."""
-    if stmt.call != "define_vector":
+    if not stmt.is_vector_def:
         return [stmt]
     values = stmt.arg("values")
     v = stmt.outs[0] if stmt.outs else None
     if isinstance(values, int) and not isinstance(values, bool):
         names = [ctx.fresh("S") for _ in range(values)]
-        new = [_make("define_scalar", (n,), (None,), (("dtype", DType("Int")),),
+        new = [_make(DEFINE_SCALAR, (n,), (None,), (("dtype", DType("Int")),),
                      origin=stmt.origin if i == 0 else None) for i, n in enumerate(names)]
         if v is not None:
             ctx.subst[v] = tuple(Ref(n) for n in names)
@@ -337,7 +337,7 @@ def at_to_size(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
             if out is not None:
                 ctx.subst[out] = entry
             return []
-        return [_make("define_scalar", stmt.outs, (entry,), (("dtype", DType("Int")),), origin=stmt.origin)]
+        return [_make(DEFINE_SCALAR, stmt.outs, (entry,), (("dtype", DType("Int")),), origin=stmt.origin)]
     ctx.fail(stmt, "fd.ops.at: expected a vector from fd.ops.shape or fd.define_vector")
 
 
@@ -383,7 +383,7 @@ def flags_to_bool(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
 def output_stride_order(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
     """Legacy ``fd.add_output(T, stride_order=[..])`` lays the output out in that order; direct
     says the same with ``T' = fd.ops.stride_order(T, stride_order=[..])`` and outputs T'."""
-    if stmt.call != "add_output" or stmt.arg("stride_order") is None:
+    if not stmt.is_output or stmt.arg("stride_order") is None:
         return [stmt]
     out_p = _positional(stmt.call, LEGACY)[0]
     value = stmt.arg(out_p)
@@ -392,7 +392,7 @@ def output_stride_order(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
     new = ctx.fresh("T")
     order = _make("ops.stride_order", (new,), (value,), (("stride_order", stmt.arg("stride_order")),),
                   origin=stmt.origin)
-    return [order, _make("add_output", (), (Ref(new),))]
+    return [order, _make(OUTPUT, (), (Ref(new),))]
 
 
 _LEGACY_TO_DIRECT = (define_constant_to_scalar, contiguous_to_contiguity, inline_vectors, at_to_size,
@@ -420,7 +420,7 @@ def numbers_to_scalars(stmt: Stmt, ctx: _Ctx) -> list[Stmt]:
         if kinds.get(k) in ("operand", "scalar") and v is not None and not isinstance(v, (Ref, tuple, DType, str)):
             dt = next(name for t, name in _SCALAR_DTYPE if isinstance(v, t))
             s = ctx.fresh("S")
-            pre.append(_make("define_scalar", (s,), (v,), (("dtype", DType(dt)),), frontend=LEGACY))
+            pre.append(_make(DEFINE_SCALAR, (s,), (v,), (("dtype", DType(dt)),), frontend=LEGACY))
             v = Ref(s)
         args.append((k, v))
     if not pre:

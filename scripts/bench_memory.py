@@ -14,7 +14,7 @@ set (``ru_maxrss``) of
 * ``empty``: a fresh worker running the script on a tiny input (the worker's own footprint).
 
 and prints them next to ``program.memory``'s estimate of the run (which the estimate adds to a
-worker's footprint, ``oracle.memory.WORKER_BYTES``). Timing is not measured.
+worker's footprint, the reference backend's ``Backend.worker_bytes``). Timing is not measured.
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def main() -> int:
     ap.add_argument("--mb", type=int, default=256)
     ap.add_argument("--ops", type=int, default=8)
     a = ap.parse_args()
-    from minimizer.oracle.memory import WORKER_BYTES
+    from minimizer.backends import get
     from minimizer.program import parse
     from minimizer.program.memory import estimate
     from minimizer.program.static import check
@@ -87,10 +87,10 @@ def main() -> int:
     rows_out = [("empty (worker footprint)", empty, None),
                 ("keep every intermediate", in_process(text, False), None),
                 ("free after last use", in_process(text, True), None),
-                ("worker (as fmin runs it)", in_worker(text), est.peak + WORKER_BYTES["reference"])]
+                ("worker (as fmin runs it)", in_worker(text), est.peak + get("reference").worker_bytes)]
     mib = 1 << 20
     print(f"input {rows}x{cols} float32 = {rows * cols * 4 / mib:.0f} MiB, {a.ops} chained elementwise ops; "
-          f"estimated run peak {est.peak / mib:.0f} MiB (+ {WORKER_BYTES['reference'] / mib:.0f} MiB worker)")
+          f"estimated run peak {est.peak / mib:.0f} MiB (+ {get('reference').worker_bytes / mib:.0f} MiB worker)")
     print("| run | peak RSS (MiB) | above empty worker (MiB) | fmin's estimate incl. worker (MiB) |")
     print("|---|---:|---:|---:|")
     for name, rss, e in rows_out:

@@ -11,31 +11,21 @@ import pytest
 
 from minimizer.fuzz import strategies
 from minimizer.model import DIRECT, LEGACY
-from minimizer.ops import CATALOG, DIM_RULES, GEN_CATEGORIES, Gen
-from minimizer.reduce.passes import dims
+from minimizer.ops import CATALOG, GEN_CATEGORIES, NOT_FOLLOWED, POINTWISE, DimRule, Gen
 
 ENTRIES = sorted(CATALOG)
-
-# the parameters each FewerDims rule reads (a rule given to an op without them is a mistake)
-RULE_PARAMS = {
-    "reduction": {"arg", "dims"}, "scan": {"arg", "dim"}, "size": {"arg", "dim"}, "cat": {"tensors", "dim"},
-    "permute": {"arg", "dims"}, "squeeze": {"arg", "dims"}, "broadcast_in_dim": {"arg", "shape", "broadcast_dims"},
-    "broadcast": {"arg", "is_broadcast_dim"}, "reshape": {"arg"}, "expand": {"arg", "shape"},
-    "slice": {"arg", "start_indices", "end_indices"}, "pad": {"arg", "pad_widths"},
-    "stride_order": {"arg", "stride_order"}, "add_output": {"output", "alias_input"},
-    "pointwise": set(), "not-followed": set(),
-}
 
 
 @pytest.mark.parametrize("key", ENTRIES)
 def test_entry_says_how_it_is_generated(key):
     g = CATALOG[key].generate
     assert isinstance(g, Gen), f"{key}: set generate= to a Gen, or to not_generated(why)"
-    if g.handler is None:
+    if g.step is None:
         assert g.why, f"{key}: not_generated needs a reason"
         return
     assert key.startswith("ops."), f"{key}: only fd.ops calls are generated as steps"
-    assert g.handler in strategies.HANDLERS, f"{key}: no fuzz handler {g.handler!r}"
+    assert g.step in strategies.FAMILY_NAMES, f"{key}: no fuzz step family {g.step!r}"
+    assert callable(g.write), f"{key}: generated, but says not how it is written (Gen.write)"
     assert g.categories, f"{key}: generated for no operand category"
     allowed = {dt for c in g.categories for dt in strategies.CATEGORY_DTYPES[c]}
     assert set(g.dtypes) <= allowed, f"{key}: dtypes outside its categories"
@@ -44,17 +34,22 @@ def test_entry_says_how_it_is_generated(key):
 @pytest.mark.parametrize("key", ENTRIES)
 def test_entry_says_how_its_dims_renumber(key):
     spec = CATALOG[key]
-    assert spec.dim_rule in DIM_RULES, f"{key}: set dim_rule= to one of {sorted(DIM_RULES)}"
+    rule = spec.dim_rule
+    assert isinstance(rule, DimRule), f"{key}: set dim_rule= to the DimRule of its kind (ops.dims), or NOT_FOLLOWED"
     if spec.elementwise:
-        assert spec.dim_rule == "pointwise", f"{key}: an elementwise op has no dim arguments"
-    names = {p.name for p in spec.params}
-    missing = RULE_PARAMS[spec.dim_rule] - names
-    assert not missing, f"{key}: dim_rule {spec.dim_rule!r} reads parameters it lacks: {missing}"
+        assert rule is POINTWISE, f"{key}: an elementwise op has no dim arguments"
+    missing = rule.reads - {p.name for p in spec.params}
+    assert not missing, f"{key}: dim_rule {rule.name!r} reads parameters it lacks: {missing}"
 
 
-def test_every_dim_rule_is_implemented():
-    assert set(dims.RULES) == set(DIM_RULES) - {"not-followed"}
-    assert set(RULE_PARAMS) == set(DIM_RULES)
+def test_every_dim_rule_is_implemented_once():
+    """Each rule an entry names can follow a drop (but ``NOT_FOLLOWED``) and says what it does;
+    two rules of one name would be one kind of op spelt twice."""
+    rules = {id(s.dim_rule): s.dim_rule for s in CATALOG.values()}.values()
+    assert len({r.name for r in rules}) == len(rules)
+    for r in rules:
+        assert r.doc, r.name
+        assert callable(r.follow) == (r is not NOT_FOLLOWED), r.name
 
 
 def _positional(spec, frontend):
@@ -88,10 +83,10 @@ def test_int_in_legacy_marks_legacy_bools(key):
 
 
 def test_generator_tables_come_from_the_catalog():
-    """The generator draws exactly the ops the catalog marks as generated, by their handler and
-    operand categories, each in its own frontends."""
+    """The generator draws exactly the ops the catalog marks as generated, by their step family
+    and operand categories, each in its own frontends."""
     got = {(h, c, name) for h, t in strategies.OP_TABLES.items() for c, names in t.items() for name in names}
-    want = {(s.generate.handler, c, s.name) for k, s in CATALOG.items()
-            if s.generate.handler is not None for c in GEN_CATEGORIES if s.generate.rank(c) is not None}
+    want = {(s.generate.step, c, s.name) for k, s in CATALOG.items()
+            if s.generate.step is not None for c in GEN_CATEGORIES if s.generate.rank(c) is not None}
     assert got == want
     assert strategies.covered_ops() == {name for _, _, name in want}

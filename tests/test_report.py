@@ -8,7 +8,7 @@ import os
 from markdown_it import MarkdownIt
 
 from conftest import ROOT
-from minimizer import report
+from minimizer import backends, report
 from minimizer.backends.nvfuser_log import attach_rejections, segment_graph_from_dump
 
 GOLDEN = os.path.join(ROOT, "tests", "data", "report")
@@ -38,7 +38,8 @@ def segmented() -> dict:
          "error_kind": None, "seconds": 1.5, "graph": g}
     d = report.build(script="m.py", sizes_before=(12, 3, 2), sizes_after=(4, 1, 1), bytes_before=2400,
                      minimal_script=SCRIPT, prop="status ok and one connected fusion and a kernel boundary "
-                                                 "reduction → pointwise", backend="nvfuser", oracle_calls=41,
+                                                 "reduction → pointwise", backend="nvfuser",
+                     backend_title=backends.get("nvfuser").title, oracle_calls=41,
                      cache_hits=7, seconds=12.34, interrupted=False, passes=[
                          {"pass": "drop-outputs", "proposed": 3, "invalid": 0, "cached": 0, "tested": 3,
                           "accepted": 1, "seconds": 2.0}], also_interesting=[], replays={"original": "3/3",

@@ -2,6 +2,6 @@
 ``torch.compile``; ``nvfuser``: the real library), found through the registry in ``base``.
 Everything here runs in worker processes except the registry queries (``names``, ``get``,
 ``resolve``) and a backend's ``available``/``worker_env``."""
-from .base import AUTO_ORDER, Backend, RunOptions, get, names, register, resolve
+from .base import Backend, RunOptions, auto_order, get, help_text, names, register, resolve
 
-__all__ = ["AUTO_ORDER", "Backend", "RunOptions", "get", "names", "register", "resolve"]
+__all__ = ["Backend", "RunOptions", "auto_order", "get", "help_text", "names", "register", "resolve"]

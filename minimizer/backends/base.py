@@ -1,8 +1,11 @@
 """What a backend is: the ``Backend`` protocol, the typed ``RunOptions`` a run is asked with, and the
 registry that the command line, the pools and the workers find backends in.
 
-A backend is one class in one module of this package, decorated with ``@register``: the registry
-imports every module of the package, so adding a backend is adding its file (and its tests). A
+A backend is one class in one module, decorated with ``@register``: the registry imports every
+module of this package and every plugin module named in ``FMIN_PLUGINS`` (``minimizer.plugins``),
+so adding a backend is adding its file (and its tests). Everything fmin needs to know about a
+backend is a class attribute of it (its worker's memory, its warm-up, its display name, its place
+in ``--backend auto``, its ``--help`` line), so no other module keeps a table by backend name. A
 backend object lives in two processes: in fmin it answers ``available``, ``worker_env`` and what
 its segments mean (``non_kernel``); in a worker process it ``warm``s once and then runs scripts.
 Nothing reaches a worker but its command line, its environment (``worker_env``) and, per request,
@@ -16,6 +19,8 @@ import pkgutil
 import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from .. import plugins
 
 
 @dataclass(frozen=True)
@@ -69,11 +74,30 @@ class Backend:
     ``run_script``; the rest has defaults."""
 
     name: ClassVar[str] = ""
-    #: one line for ``--help``
+    #: what it is, in a few words: its part of ``--backend``'s help (``help_text``)
     summary: ClassVar[str] = ""
+    #: how reports and summaries name it ("nvFuser splits a 4-op fusion ..."); "" means ``name``
+    display_name: ClassVar[str] = ""
+    #: its place in the order ``--backend auto`` tries backends (lowest first; the first this
+    #: machine can run is taken, the last when none can); None: never chosen by ``auto``
+    auto_rank: ClassVar[int | None] = None
+    #: bytes a worker process holds before it runs anything (torch and the backend imported):
+    #: what ``oracle.memory.plan`` adds to each run on the host
+    worker_bytes: ClassVar[int] = 1 << 30
+    #: whether it compiles the fusion into kernels that keep intermediates out of memory (a run
+    #: then needs at least its inputs and outputs); False: it computes op by op, as the
+    #: reference does, and peaks like it (``program.memory.Estimate``)
+    fuses: ClassVar[bool] = True
+    #: what a worker's first run costs, said while workers start ("" for nothing worth saying)
+    warm_up: ClassVar[str] = ""
     #: scheduler names whose segments launch no kernel of their own (nvFuser's expression
     #: evaluator and no-op segments); every other segment is a kernel
     non_kernel: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def title(self) -> str:
+        """The name reports use (``display_name``, else ``name``)."""
+        return self.display_name or self.name
 
     # ---- in fmin ----
     def available(self, device: str | None = None) -> bool:
@@ -126,9 +150,13 @@ _LOAD_LOCK = threading.RLock()   # threads may ask at once: none may see a half-
 
 
 def register(cls: type[Backend]) -> type[Backend]:
-    """Class decorator: make a backend known by its ``name``."""
+    """Class decorator: make a backend known by its ``name`` (one a module elsewhere has
+    registered already is refused: a plugin must not replace a backend silently)."""
     if not cls.name:
         raise ValueError(f"{cls.__name__} has no name")
+    old = _REGISTRY.get(cls.name)
+    if old is not None and type(old).__module__ != cls.__module__:
+        raise ValueError(f"backend {cls.name!r} of {cls.__module__} is already registered by {type(old).__module__}")
     _REGISTRY[cls.name] = cls()
     return cls
 
@@ -143,6 +171,7 @@ def _load() -> None:
         for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
             if m.name not in ("base", "worker"):
                 importlib.import_module(f"{package}.{m.name}")
+        plugins.load()
         _LOADED[0] = True
 
 
@@ -159,20 +188,34 @@ def get(name: str) -> Backend:
     return _REGISTRY[name]
 
 
-#: the order ``auto`` tries backends in: the real compiler first, then the one that runs anywhere
-AUTO_ORDER = ("nvfuser", "inductor")
+def auto_order() -> tuple[str, ...]:
+    """The backends ``--backend auto`` tries, in order (``Backend.auto_rank``)."""
+    _load()
+    ranked = [(b.auto_rank, n) for n, b in _REGISTRY.items() if b.auto_rank is not None]
+    return tuple(n for _, n in sorted(ranked))
 
 
 def resolve(name: str, device: str | None = None) -> str:
-    """A backend name, with ``auto`` made concrete: nvfuser where it imports and a GPU exists,
-    else inductor. Raises ValueError for an unknown name."""
+    """A backend name, with ``auto`` made concrete: the first of ``auto_order()`` this machine
+    can run on ``device``, else the last of them (which then says why it cannot run). Raises
+    ValueError for an unknown name."""
     if name != "auto":
         get(name)
         return name
-    for candidate in AUTO_ORDER:
+    order = auto_order()
+    for candidate in order:
         if get(candidate).available(device):
             return candidate
-    return "reference"
+    return order[-1]
+
+
+def help_text() -> str:
+    """``--backend``'s help, from the registry: each backend's ``summary`` (``auto``'s candidates
+    first, in their order), then what ``auto`` picks."""
+    order = auto_order()
+    listed = list(order) + [n for n in names() if n not in order]
+    return ("how scripts are run: " + "; ".join(f"{n}: {get(n).summary or 'no summary'}" for n in listed)
+            + f". Default for every command: auto = the first of {', '.join(order)} that this machine can run")
 
 
 def cuda_usable() -> bool:
@@ -184,4 +227,4 @@ def cuda_usable() -> bool:
         return False
 
 
-__all__ = ["cuda_usable", "RunOptions", "Backend", "register", "names", "get", "resolve", "AUTO_ORDER"]
+__all__ = ["cuda_usable", "RunOptions", "Backend", "register", "names", "get", "resolve", "auto_order", "help_text"]

@@ -16,7 +16,7 @@ import torch
 from .. import dtypes
 from ..ops import BindError, Ctx, bind, lookup
 from ..program.interpret import run as interpret
-from ..model import DIRECT, LEGACY, DType, Ref, Stmt
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, DIRECT, LEGACY, OUTPUT, DType, Ref, Stmt
 
 
 class _DataTypeNamespace:
@@ -136,7 +136,7 @@ class FusionDefinition:
 
     # ---- definitions ----
     def define_tensor(self, *args, **kwargs) -> Tensor:
-        (t,) = self._record("define_tensor", args, kwargs, ["tensor"])
+        (t,) = self._record(DEFINE_TENSOR, args, kwargs, ["tensor"])
         shape = kwargs.get("shape", kwargs.get("symbolic_sizes", kwargs.get("sizes", args[0] if args else None)))
         if shape is not None:
             self._ranks[t.name] = len(shape)
@@ -151,7 +151,7 @@ class FusionDefinition:
                                   is_cpu=bool(tensor.is_cpu and tensor.ndim == 0))
 
     def define_scalar(self, *args, **kwargs) -> Scalar:
-        (s,) = self._record("define_scalar", args, kwargs, ["scalar"])
+        (s,) = self._record(DEFINE_SCALAR, args, kwargs, ["scalar"])
         return s
 
     def define_constant(self, *args, **kwargs) -> Scalar:
@@ -162,11 +162,11 @@ class FusionDefinition:
         values = args[0] if args else kwargs.get("values", kwargs.get("size"))
         if self.frontend == DIRECT and isinstance(values, int):
             return [self.define_scalar(dtype=DataType.Int) for _ in range(values)]
-        (v,) = self._record("define_vector", args, kwargs, ["vector"])
+        (v,) = self._record(DEFINE_VECTOR, args, kwargs, ["vector"])
         return v
 
     def add_output(self, *args, **kwargs) -> None:
-        self._record("add_output", args, kwargs, [])
+        self._record(OUTPUT, args, kwargs, [])
 
     # ---- running ----
     def execute(self, inputs, *, device=None, **options) -> list:

@@ -111,13 +111,13 @@ class Status(ProgressLine):
 
 
 def default_frontend(backend: str) -> str | None:
-    """The frontend to generate for when none is asked: both (None), except on nvFuser without
-    its legacy module (0.2.36 removed it), where a legacy program could only be refused unjudged
-    — half of a campaign's programs wasted (seen on the H200: scripts/bench_ray.py before it asked)."""
-    import importlib.util
-    if backend == "nvfuser" and importlib.util.find_spec("nvfuser") is None:
-        return "nvfuser_direct"
-    return None
+    """The frontend to generate for when none is asked: both (None), except where the backend
+    cannot run legacy scripts as written (``Backend.translation``: nvFuser without its legacy
+    module, 0.2.36 removed it) — a legacy program there could only be refused unjudged, half of
+    a campaign's programs wasted (seen on the H200: scripts/bench_ray.py before it asked)."""
+    from ..backends import get
+    from ..model import Dialect
+    return get(backend).translation(Dialect()) or None
 
 
 def _chunks(opt: CampaignOptions):

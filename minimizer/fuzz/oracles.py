@@ -136,7 +136,7 @@ def _variant_fails(kind: str, variant: Program, text: str, o2: Outcome, words: s
 
 def _producer(program: Program, output_index: int) -> str:
     """The op whose value is the ``output_index``-th (non-aliasing) output."""
-    outs = [s for s in program.stmts if s.call == "add_output" and s.arg("alias_input") is None]
+    outs = [s for s in program.stmts if s.is_output and s.arg("alias_input") is None]
     if output_index >= len(outs):
         return "?"
     ref = outs[output_index].arg("output")

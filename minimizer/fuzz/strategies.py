@@ -11,8 +11,11 @@ Design (see docs/inductor-and-fuzzers.md §4):
   of the family, no keepdim, ...).
 * No tensor values are drawn: inputs are ``TensorArg`` specs; the printed script builds them with
   ``torch.testing.make_tensor`` (or ``randn(...).as_strided`` for permuted layouts).
-* Which ops a step can write comes from the op catalog (``OpSpec.generate``: the step handler,
-  the operand categories, the order among the handler's ops); this module keeps no op table.
+* Which ops a step can write, and how each is written, comes from the op catalog
+  (``OpSpec.generate``: the step family, the operand categories, the order among the family's
+  ops, and ``Gen.write``, defined beside the op): this module keeps no op table and no per-op
+  branch. It provides what a writer works with: the ``Builder`` of the program, its ``Value``s,
+  and the ``Picks`` every choice is drawn from.
 * Shapes and dtypes of every value are computed on ``meta`` tensors with the catalog's own
   references while building, so dtype promotion is never guessed.
 * Broadcasting follows nvFuser's rule (interpret.py): a dim broadcasts only if declared with
@@ -33,13 +36,13 @@ from hypothesis import strategies as st
 
 from .. import dtypes
 from ..ops import CATALOG, GEN_CATEGORIES, Ctx, Gen, bind, literal_value, lookup
-from ..model import DIRECT, LEGACY, Dialect, DType, Program, Ref, Stmt, TensorArg
+from ..ops.spec import STEP_FAMILIES
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 INTS = ("Int", "Int32")
 BOOL = "Bool"
 INPUT_DTYPES = FLOATS + INTS + (BOOL,)  # simplest (Float) first
-CAST_DTYPES = ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool")
 
 MAX_RANK = 4
 MAX_EXTENT = 16
@@ -52,15 +55,15 @@ CATEGORY_DTYPES = {"f": FLOATS, "i": INTS, "b": (BOOL,)}
 def _generated() -> dict[str, Gen]:
     """op name -> its ``Gen``, for every ``fd.ops`` op the generator writes."""
     return {s.name: s.generate for key, s in CATALOG.items()
-            if key.startswith("ops.") and s.generate is not None and s.generate.handler is not None}
+            if key.startswith("ops.") and s.generate is not None and s.generate.step is not None}
 
 
 def _op_tables(gens: dict[str, Gen]) -> dict[str, dict[str, list[str]]]:
-    """handler -> operand category -> the ops the handler draws from for such an operand,
+    """step family -> operand category -> the ops the family draws from for such an operand,
     simplest first (by the op's rank there, then catalog order)."""
     rows: dict[str, dict[str, list[tuple[int, int, str]]]] = {}
     for order, (name, g) in enumerate(gens.items()):
-        table = rows.setdefault(g.handler, {c: [] for c in GEN_CATEGORIES})
+        table = rows.setdefault(g.step, {c: [] for c in GEN_CATEGORIES})
         for c in g.categories:
             table[c].append((g.rank(c), order, name))
     return {h: {c: [name for _, _, name in sorted(r)] for c, r in t.items()} for h, t in rows.items()}
@@ -70,11 +73,12 @@ GENERATED = _generated()
 OP_TABLES = _op_tables(GENERATED)
 
 
-def _ops(handler: str, cat: str) -> list[str]:
-    return OP_TABLES.get(handler, {}).get(cat, [])
+def _ops(family: str, cat: str) -> list[str]:
+    return OP_TABLES.get(family, {}).get(cat, [])
 
-# the families a step can come from, simplest first
-FAMILY_NAMES = ("unary", "binary", "ternary", "cast", "copy", "reduction", "broadcast", "shape", "scan")
+
+# the families a step can come from, simplest first (the catalog's ``STEP_FAMILIES``)
+FAMILY_NAMES = STEP_FAMILIES
 
 
 def _cat(dtype: str) -> str:
@@ -126,8 +130,8 @@ class TensorSpec:
         order = self.stride_order()
         if order is not None:
             kw.append(("stride_order", order))
-        b = bind(lookup("define_tensor"), (), tuple(kw), frontend)
-        return Stmt((name,), "define_tensor", b.args, b.npos)
+        b = bind(lookup(DEFINE_TENSOR), (), tuple(kw), frontend)
+        return Stmt((name,), DEFINE_TENSOR, b.args, b.npos)
 
     def arg(self) -> TensorArg:
         return TensorArg(self.shape, self.strides(), self.dtype, "cuda")
@@ -165,7 +169,7 @@ def tensor_specs(draw, shape=None, dtypes_=INPUT_DTYPES, min_rank=1, max_rank=MA
 # the builder
 
 @dataclass
-class _Val:
+class Value:
     name: str
     meta: Any                    # meta tensor
     bcast: tuple[bool, ...]      # dims that are broadcasts in nvFuser's IR (conservative)
@@ -183,8 +187,21 @@ class _Val:
     def cat(self) -> str:
         return _cat(self.dtype)
 
+    def broadcasts_with(self, other: "Value") -> bool:
+        """Operands nvFuser broadcasts together: same rank, and per dim equal extents or one side
+        a broadcast of extent 1."""
+        if len(self.shape) != len(other.shape):
+            return False
+        for a, b, fa, fb in zip(self.shape, other.shape, self.bcast, other.bcast):
+            if a == b:
+                continue
+            if (fa and a == 1) or (fb and b == 1):
+                continue
+            return False
+        return True
 
-class _Picks:
+
+class Picks:
     """Choices drawn as they are needed, each ``integers(0, n - 1)`` (0 = the simplest choice).
     Built on a ``draw`` function, or on a fixed list of integers (read modulo n)."""
 
@@ -214,11 +231,14 @@ _FLOAT_CONSTS = (1.0, 0.5, 2.0, 0.0, -1.0, 3.0)
 _INT_CONSTS = (1, 2, 0, 3, -1)
 
 
-class _Builder:
+class Builder:
+    """The program being generated: its statements and values; what ``Gen.write`` appends to."""
+    max_rank = MAX_RANK
+
     def __init__(self, frontend: str):
         self.fe = frontend
         self.stmts: list[Stmt] = []
-        self.vals: list[_Val] = []
+        self.vals: list[Value] = []
         self.n = 0
         self.ctx = Ctx(device="meta", frontend=frontend)
 
@@ -227,11 +247,11 @@ class _Builder:
         self.n += 1
         return n
 
-    def add_input(self, spec: TensorSpec) -> _Val:
+    def add_input(self, spec: TensorSpec) -> Value:
         name = self._name("T")
         self.stmts.append(spec.declare(name, self.fe))
         meta = torch.empty_strided(spec.shape, spec.strides(), dtype=dtypes.to_torch(spec.dtype), device="meta")
-        v = _Val(name, meta, spec.bcast)
+        v = Value(name, meta, spec.bcast)
         self.vals.append(v)
         return v
 
@@ -243,14 +263,22 @@ class _Builder:
         if dtype is None:
             dtype = "Bool" if isinstance(value, bool) else "Int" if isinstance(value, int) else "Double"
         name = self._name("S")
-        b = bind(lookup("define_scalar"), (value,), (("dtype", DType(dtype)),), self.fe)
-        self.stmts.append(Stmt((name,), "define_scalar", b.args, b.npos))
+        b = bind(lookup(DEFINE_SCALAR), (value,), (("dtype", DType(dtype)),), self.fe)
+        self.stmts.append(Stmt((name,), DEFINE_SCALAR, b.args, b.npos))
         self._consts[name] = value
         return Ref(name)
 
     _consts: dict
 
-    def const_for(self, cat: str, P: _Picks, exact: bool = False):
+    def partner(self, x: Value, P: Picks, pred) -> Value | None:
+        """An earlier value other than ``x`` that ``pred`` accepts (drawn: often, not always), or
+        None."""
+        cands = [v for v in self.vals if v is not x and pred(v)]
+        if not cands or not P.flag(70):
+            return None
+        return cands[P(len(cands))]
+
+    def const_for(self, cat: str, P: Picks, exact: bool = False):
         """A constant of category ``cat``. ``exact``: one whose dtype must be of that category
         (a pad value): the direct frontend types a Python bool as Int64 (``literal_value``), so
         a Bool constant there is a define_scalar."""
@@ -271,7 +299,7 @@ class _Builder:
             return tuple(self._resolve(x) for x in v)
         return v
 
-    def op(self, name: str, args=(), kwargs=(), bcast=None, n_out: int = 1, full=None) -> list[_Val]:
+    def op(self, name: str, args=(), kwargs=(), bcast=None, n_out: int = 1, full=None) -> list[Value]:
         """Append ``outs = fd.ops.<name>(*args, **kwargs)``; returns the new values (also
         recorded). ``bcast``: the output's broadcast flags (default: none; for elementwise ops,
         computed from the operands)."""
@@ -294,7 +322,7 @@ class _Builder:
                 fl = _elementwise_bcast([(o.shape, o.bcast) for o in ops], r.ndim)
             else:
                 fl = bcast if bcast is not None else tuple(False for _ in range(r.ndim))
-            v = _Val(nm, r, tuple(fl), full)
+            v = Value(nm, r, tuple(fl), full)
             self.vals.append(v)
             out.append(v)
         return out
@@ -329,26 +357,8 @@ def _elementwise_bcast(operands, rank) -> tuple[bool, ...]:
     return tuple(flags)
 
 
-def _compatible(x: _Val, y: _Val) -> bool:
-    """Operands nvFuser broadcasts together: same rank, and per dim equal extents or one side a
-    broadcast of extent 1."""
-    if len(x.shape) != len(y.shape):
-        return False
-    for a, b, fa, fb in zip(x.shape, y.shape, x.bcast, y.bcast):
-        if a == b:
-            continue
-        if (fa and a == 1) or (fb and b == 1):
-            continue
-        return False
-    return True
-
-
-def _same_kind(x: _Val, y: _Val) -> bool:
-    return x.cat == y.cat
-
-
 # ---------------------------------------------------------------------------------------------
-# step handlers: (builder, operand, picks, force) -> emitted?
+# a step: an op of a family for an operand, written by the op's ``Gen.write`` (catalog)
 
 def _choose(ops, fe, P, force):
     ops = [o for o in ops if fe in lookup("ops." + o).frontends]
@@ -357,282 +367,27 @@ def _choose(ops, fe, P, force):
     return ops[P(len(ops))] if ops else None
 
 
-def _partner(B: _Builder, x: _Val, P: _Picks, pred) -> _Val | None:
-    cands = [v for v in B.vals if v is not x and pred(v)]
-    if not cands or not P.flag(70):
-        return None
-    return cands[P(len(cands))]
-
-
-def _h_unary(B, x, P, force=None):
-    op = _choose(_ops("unary", x.cat), B.fe, P, force)
+def _write(B: Builder, family: str, x: Value, P: Picks, force: str | None = None) -> bool:
+    """Write an op of ``family`` drawn for ``x`` (``force``: that op); False where none fits."""
+    op = _choose(_ops(family, x.cat), B.fe, P, force)
     if op is None:
         return False
-    B.op(op, (Ref(x.name),))
-    return True
+    return GENERATED[op].write(B, op, x, P, force)
 
-
-_SHIFTS = ("bitwise_left_shift", "bitwise_right_shift")
-_SHIFT_AMOUNTS = (1, 0, 2, 3)
-
-
-def _h_binary(B, x, P, force=None):
-    op = _choose(_ops("binary", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    if op in _SHIFTS:
-        # a shift by a negative amount or by the bit width or more is undefined in C++ and CUDA:
-        # compilers legitimately disagree there (the H200 campaign found Triton and eager do), so
-        # the amount is a small non-negative constant
-        B.op(op, (Ref(x.name), B.const(_SHIFT_AMOUNTS[P(len(_SHIFT_AMOUNTS))])))
-        return True
-    y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v))
-    rhs = Ref(y.name) if y is not None else B.const_for(x.cat, P)
-    if op in ("add_alpha", "sub_alpha"):
-        B.op(op, (Ref(x.name), rhs, B.const_for("f", P)))
-    else:
-        B.op(op, (Ref(x.name), rhs))
-    return True
-
-
-def _h_ternary(B, x, P, force=None):
-    op = _choose(_ops("ternary", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    X = Ref(x.name)
-    if op == "where":
-        if x.cat == "b":
-            cond = x
-        else:
-            cond = _partner(B, x, P, lambda v: v.cat == "b" and _compatible(x, v))
-            if cond is None:
-                cond = B.op("gt", (X, B.const_for(x.cat, P)))[0]
-        # the other operand must broadcast with the condition too, not only with x
-        y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v) and _compatible(cond, v))
-        other = Ref(y.name) if y is not None else B.const_for(x.cat, P)
-        B.op("where", (Ref(cond.name), X, other))
-    elif op == "clamp":
-        lo, hi = (-1.0, 1.0) if x.cat == "f" else (-1, 2)
-        B.op("clamp", (X, B.const(lo), B.const(hi)))
-    elif op == "threshold":
-        t, v = (0.5, 0.0) if x.cat == "f" else (1, 0)
-        B.op("threshold", (X, B.const(t), B.const(v)))
-    elif op == "lerp":
-        y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v))
-        other = Ref(y.name) if y is not None else B.const(2.0)
-        B.op("lerp", (X, other, B.const(0.25)))
-    elif op == "addcmul":
-        y = _partner(B, x, P, lambda v: _same_kind(v, x) and _compatible(x, v))
-        other = Ref(y.name) if y is not None else X
-        B.op("addcmul", (X, other, X, B.const(0.5)))
-    return True
-
-
-def _h_cast(B, x, P, force=None):
-    if force not in (None, "cast"):
-        return False
-    to = CAST_DTYPES[P(len(CAST_DTYPES))]
-    B.op("cast", (Ref(x.name),), (("dtype", DType(to)),))
-    return True
-
-
-def _h_copy(B, x, P, force=None):
-    op = _choose(_ops("copy", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    B.op(op, (Ref(x.name),), bcast=x.bcast)
-    return True
-
-
-def _h_reduction(B, x, P, force=None):
-    op = _choose(_ops("reduction", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    if GENERATED[op].dtypes and x.dtype not in GENERATED[op].dtypes:
-        if force is not None:
-            return False
-        op = "sum"
-    r = len(x.shape)
-    first = P(r)
-    dims = sorted({first} | {d for d in range(r) if d != first and P.flag(30)})
-    keepdim = P.flag(30) if op != "welford" else False
-    if r == 1 or len(dims) == r:
-        if op == "welford":
-            if r == 1:
-                return False
-            dims = dims[:-1] if len(dims) > 1 else dims
-        else:
-            keepdim = True if (r == 1 or len(dims) == r) else keepdim
-    kept = tuple(d for d in range(r) if d not in dims)
-    if keepdim:
-        bc = tuple(True if d in dims else x.bcast[d] for d in range(r))
-        full = None
-    else:
-        bc = tuple(x.bcast[d] for d in kept)
-        full = (x.shape, kept)
-    X = Ref(x.name)
-    kw = [("dims", tuple(dims))]
-    if op == "welford":
-        B.op(op, (X,), kw, bcast=bc, n_out=3, full=full)
-        return True
-    if op in ("var", "var_mean"):
-        kw.append(("correction", P(2)))
-    kw.append(("keepdim", keepdim))
-    B.op(op, (X,), kw, bcast=bc, n_out=2 if op == "var_mean" else 1, full=full)
-    return True
-
-
-def _h_scan(B, x, P, force=None):
-    op = _choose(_ops("scan", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    B.op(op, (Ref(x.name),), (("dim", P(len(x.shape))),), bcast=tuple(False for _ in x.shape))
-    return True
-
-
-def _h_broadcast(B, x, P, force=None):
-    op = _choose(_ops("broadcast", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    X, r = Ref(x.name), len(x.shape)
-    if op == "expand":
-        ones = [d for d in range(r) if x.bcast[d] and x.shape[d] == 1]
-        if not ones:
-            if force is not None:
-                return False
-            op = "broadcast_in_dim"
-        else:
-            shape = tuple(1 + P(8) if d in ones else -1 for d in range(r))
-            B.op("expand", (X,), (("shape", shape),), bcast=x.bcast)
-            return True
-    if op == "broadcast_in_dim" and x.full is not None and P(4) != 3:
-        # back to the shape before the reduction: the norm pattern
-        full, kept = x.full
-        bc = tuple(True if d not in kept else x.bcast[kept.index(d)] for d in range(len(full)))
-        B.op("broadcast_in_dim", (X,), (("shape", tuple(full)), ("broadcast_dims", tuple(kept))), bcast=bc)
-        return True
-    n_new = min(MAX_RANK - r, P(3))
-    n = r + n_new
-    new = set()
-    while len(new) < n_new:
-        free = [d for d in range(n) if d not in new]
-        new.add(free[P(len(free))])
-    bdims = tuple(d for d in range(n) if d not in new)
-    if op == "broadcast":
-        flags = tuple(d in new for d in range(n))
-        bc = []
-        it = iter(x.bcast)
-        for d in range(n):
-            bc.append(True if d in new else next(it))
-        B.op("broadcast", (X,), (("is_broadcast_dim", flags),), bcast=tuple(bc))
-        return True
-    shape, bc = [], []
-    for d in range(n):
-        if d in new:
-            shape.append(1 + P(8) if P.flag(50) else 1)
-            bc.append(True)
-        else:
-            k = bdims.index(d)
-            shape.append(x.shape[k])
-            bc.append(x.bcast[k])
-    B.op("broadcast_in_dim", (X,), (("shape", tuple(shape)), ("broadcast_dims", bdims)), bcast=tuple(bc))
-    return True
-
-
-def _factor_shape(numel: int, P: _Picks) -> tuple[int, ...]:
-    primes, n, f = [], numel, 2
-    while n > 1:
-        while n % f == 0:
-            primes.append(f)
-            n //= f
-        f += 1
-    k = 1 + P(MAX_RANK)
-    out = [1] * k
-    for p in primes:
-        out[P(k)] *= p
-    return tuple(out)
-
-
-def _h_shape(B, x, P, force=None):
-    op = _choose(_ops("shape", x.cat), B.fe, P, force)
-    if op is None:
-        return False
-    X, r, shp = Ref(x.name), len(x.shape), x.shape
-    if op == "permute":
-        perm = tuple(P.perm(r))
-        B.op("permute", (X,), (("dims", perm),), bcast=tuple(x.bcast[d] for d in perm))
-    elif op == "stride_order":
-        B.op("stride_order", (X,), (("stride_order", tuple(P.perm(r))),), bcast=x.bcast)
-    elif op == "reshape":
-        if any(b and e != 1 for b, e in zip(x.bcast, shp)):
-            return False
-        B.op("reshape", (X,), (("new_shape", _factor_shape(x.meta.numel(), P)),))
-    elif op == "squeeze":
-        ones = [d for d in range(r) if x.bcast[d] and shp[d] == 1]
-        if not ones or r < 2:
-            return False
-        first = ones[P(len(ones))]
-        dims = sorted({first} | {d for d in ones if d != first and P.flag(30)})
-        if len(dims) == r:
-            dims = [first]
-        B.op("squeeze", (X,), (("dims", tuple(dims)),),
-             bcast=tuple(x.bcast[d] for d in range(r) if d not in dims))
-    elif op == "slice":
-        start, end = [], []
-        for d in range(r):
-            e = shp[d]
-            if x.bcast[d] or e == 1:
-                start.append(0)
-                end.append(e)
-            else:
-                s = P(e)
-                start.append(s)
-                end.append(e - P(e - s))  # never empty
-        B.op("slice", (X,), (("start_indices", tuple(start)), ("end_indices", tuple(end))))
-    elif op == "pad":
-        k = 1 + P(r)  # pad the last k dims
-        widths = []
-        for d in range(r - 1, r - 1 - k, -1):
-            if x.bcast[d]:
-                widths += [0, 0]
-            else:
-                widths += [P(3), P(3)]
-        args = [X, tuple(widths)]
-        if P.flag(50):
-            args.append(B.const_for(x.cat, P, exact=True))
-        B.op("pad", tuple(args))
-    elif op == "cat":
-        nb = [d for d in range(r) if not x.bcast[d]]
-        if not nb:
-            return False
-        d = nb[P(len(nb))]
-
-        def fits(v):
-            return (v.dtype == x.dtype and len(v.shape) == r and not v.bcast[d]
-                    and all(v.shape[k] == shp[k] and v.bcast[k] == x.bcast[k] for k in range(r) if k != d))
-        y = _partner(B, x, P, fits) or x
-        bc = tuple(False if k == d else x.bcast[k] for k in range(r))
-        B.op("cat", ((Ref(x.name), Ref(y.name)),), (("dim", d),), bcast=bc)
-    return True
-
-
-HANDLERS = {"unary": _h_unary, "binary": _h_binary, "ternary": _h_ternary, "cast": _h_cast,
-            "copy": _h_copy, "reduction": _h_reduction, "broadcast": _h_broadcast, "shape": _h_shape,
-            "scan": _h_scan}
 
 def covered_ops() -> set[str]:
     """Op names (``fd.ops.<name>``) the generators can produce."""
     return set(GENERATED)
 
 
-def _step(B: _Builder, family: str, P: _Picks) -> None:
+def _step(B: Builder, family: str, P: Picks) -> None:
     x = B.vals[P(len(B.vals))]
-    if not HANDLERS[family](B, x, P):
+    if not _write(B, family, x, P):
         B.op("set", (Ref(x.name),), bcast=x.bcast)
 
 
 @st.composite
-def _steps(draw, B: _Builder, fams, max_ops: int) -> None:
+def _steps(draw, B: Builder, fams, max_ops: int) -> None:
     """Up to max_ops steps (at least one), each its own span of choices that starts with its
     "go on" decision, so the shrinker can delete any step whole."""
     for k in range(max_ops):
@@ -642,12 +397,12 @@ def _steps(draw, B: _Builder, fams, max_ops: int) -> None:
 
 
 @st.composite
-def _one_step(draw, B: _Builder, fams, first: bool) -> None:
+def _one_step(draw, B: Builder, fams, first: bool) -> None:
     if not first and draw(st.integers(0, 5)) == 0:
         B.stop = True
         return
     fam = draw(st.sampled_from(fams))
-    _step(B, fam, _Picks(draw))
+    _step(B, fam, Picks(draw))
 
 
 MAX_LEAF_OUTPUTS = 4
@@ -668,7 +423,7 @@ def _used_names(stmts) -> set[str]:
     return used
 
 
-def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion") -> Program:
+def _finish(B: Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion") -> Program:
     """Outputs: the last value, every other result nothing uses (up to ``MAX_LEAF_OUTPUTS`` in
     all: a dead op is removed by any compiler and tests nothing), then the drawn intermediates
     (an intermediate that escapes the fusion is what makes a segmenter work)."""
@@ -685,13 +440,13 @@ def _finish(B: _Builder, n_inputs: int, out_picks, specs, func="nvfuser_fusion")
         if v not in outs:
             outs.append(v)
     for v in outs:
-        b = bind(lookup("add_output"), (Ref(v.name),), (), B.fe)
-        B.stmts.append(Stmt((), "add_output", b.args, b.npos))
+        b = bind(lookup(OUTPUT), (Ref(v.name),), (), B.fe)
+        B.stmts.append(Stmt((), OUTPUT, b.args, b.npos))
     return Program(B.dialect(), func, tuple(B.stmts), tuple(s.arg() for s in specs))
 
 
 def _new_builder(frontend):
-    B = _Builder(frontend)
+    B = Builder(frontend)
     B._consts = {}
     B.stop = False
     return B
@@ -760,13 +515,14 @@ def op_calls(draw, name: str, frontend=None) -> Program:
     for s in specs:
         B.add_input(s)
     for _ in range(8):  # retries with other choices where an operand does not fit (rare)
-        P = _Picks(draw)
+        P = Picks(draw)
         x = B.vals[P(len(B.vals))]
-        if HANDLERS[gen.handler](B, x, P, force=name):
+        if _write(B, gen.step, x, P, force=name):
             break
     else:
         raise AssertionError(f"could not generate fd.ops.{name}")
     return _finish(B, len(specs), (), specs)
 
 
-__all__ = ["TensorSpec", "tensor_specs", "programs", "op_calls", "covered_ops", "FAMILY_NAMES"]
+__all__ = ["TensorSpec", "tensor_specs", "programs", "op_calls", "covered_ops", "FAMILY_NAMES", "Builder", "Value",
+           "Picks"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import torch
 
+from .dims import NOT_FOLLOWED, POINTWISE
 from .elementwise import torch_dtype
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
@@ -84,7 +85,7 @@ def _triu(ctx, diagonal=0, **kw):
 
 register(OpSpec("full", "creation", (Param("shape", "shape"), Param("fill_value", "scalar"),
                                      Param("dtype", "dtype")),
-                ref=_full, doc="torch.full(shape, fill_value, dtype)", generate=_FACTORY, dim_rule="not-followed"))
+                ref=_full, doc="torch.full(shape, fill_value, dtype)", generate=_FACTORY, dim_rule=NOT_FOLLOWED))
 register(OpSpec("iota", "creation", (
     Param("length", "scalar"),
     Param("start", "scalar", frontends=LEGACY_ONLY),   # legacy: required, None allowed
@@ -92,26 +93,26 @@ register(OpSpec("iota", "creation", (
     Param("step", "scalar", frontends=LEGACY_ONLY),
     Param("step", "scalar", None, frontends=DIRECT_ONLY),
     Param("dtype", "dtype", "Int"),
-), ref=_iota, doc="start + step * arange(length)", generate=_FACTORY, dim_rule="not-followed"))
+), ref=_iota, doc="start + step * arange(length)", generate=_FACTORY, dim_rule=NOT_FOLLOWED))
 register(OpSpec("triu", "creation", (
     Param("input", "tensor", frontends=LEGACY_ONLY),
     Param("arg", "tensor", frontends=DIRECT_ONLY),
     Param("diagonal", "int", 0),
 ), ref=_triu, bypass=("input", "arg"), doc="torch.triu", renamed=(("input", "arg"),),
-    generate=not_generated("not added to the generator yet"), dim_rule="not-followed"))
+    generate=not_generated("not added to the generator yet"), dim_rule=NOT_FOLLOWED))
 
 register(OpSpec("uniform", "random", (Param("minval", "scalar"), Param("maxval", "scalar"),
                                       Param("shape", "shape")) + _SEED
                 + (Param("dtype", "dtype", "Float", keyword_only=True),),
                 ref=_uniform, nondeterministic=True, doc="torch.rand * (maxval - minval) + minval",
-                generate=_RANDOM, dim_rule="not-followed"))
+                generate=_RANDOM, dim_rule=NOT_FOLLOWED))
 register(OpSpec("normal", "random", (Param("mean", "scalar"), Param("std", "scalar"),
                                      Param("shape", "shape")) + _SEED
                 + (Param("dtype", "dtype", "Float", keyword_only=True),),
                 ref=_normal, nondeterministic=True, doc="torch.randn * std + mean",
-                generate=_RANDOM, dim_rule="not-followed"))
+                generate=_RANDOM, dim_rule=NOT_FOLLOWED))
 for _name, _draw in (("rand_like", torch.rand), ("randn_like", torch.randn)):
     register(OpSpec(_name, "random", (Param("arg", "tensor"),) + tuple(
         Param(p.name, p.kind, p.default, frontends=LEGACY_ONLY, keyword_only=True) for p in _SEED),
         ref=_like(_draw), nondeterministic=True, bypass=("arg",),
-        doc=f"torch.{_name}; legacy also takes rng_seed=, rng_offset=", generate=_RANDOM, dim_rule="pointwise"))
+        doc=f"torch.{_name}; legacy also takes rng_seed=, rng_offset=", generate=_RANDOM, dim_rule=POINTWISE))

@@ -7,14 +7,33 @@ give the binder their parameters, including the 2022-2023 spellings (``symbolic_
 from __future__ import annotations
 
 from .registry import register
+from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, OUTPUT, Ref, Stmt
+from .dims import NOT_FOLLOWED, NotFollowed, Reach, dim_rule, renumbered_order
 from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 
 # the fuzzer writes declarations and outputs itself, around the ops it generates; FewerDims edits a
 # declaration directly and follows a dim into add_output only
 _DEFINITION = dict(generate=not_generated("a definition: the generator writes inputs and outputs itself"),
-                   dim_rule="not-followed")
+                   dim_rule=NOT_FOLLOWED)
 
-register(OpSpec("define_tensor", "define", (
+
+@dim_rule("add_output", reads=("output", "alias_input"))
+def ADD_OUTPUT(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
+    """An output keeps its values with one dim fewer; an aliased input must drop the same dim;
+    a legacy ``stride_order`` is renumbered."""
+    out, alias = s.arg("output"), s.arg("alias_input")
+    p = at.where.get(out.name) if isinstance(out, Ref) else None
+    if alias is not None and (not isinstance(alias, Ref) or at.where.get(alias.name) != p):
+        raise NotFollowed("alias")
+    order = s.arg("stride_order")
+    if p is not None and isinstance(order, tuple):
+        if len(order) != at.rank[out.name]:
+            raise NotFollowed("output stride_order")
+        s = s.with_arg("stride_order", renumbered_order(order, p))
+    return s, None
+
+
+register(OpSpec(DEFINE_TENSOR, "define", (
     Param("shape", "shape", None, aliases=("symbolic_sizes",)),
     Param("contiguity", "contiguity", None),
     Param("dtype", "dtype", None),
@@ -28,7 +47,7 @@ register(OpSpec("define_tensor", "define", (
     Param("contiguous", "contiguity", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="a tensor input", **_DEFINITION))
 
-register(OpSpec("define_scalar", "define", (
+register(OpSpec(DEFINE_SCALAR, "define", (
     Param("value", "any", None),
     Param("dtype", "dtype", None),
 ), doc="a scalar input (value None) or constant", **_DEFINITION))
@@ -38,7 +57,7 @@ register(OpSpec("define_constant", "define", (
     Param("dtype", "dtype", None),
 ), frontends=LEGACY_ONLY, doc="2022-2023 spelling of define_scalar(value)", **_DEFINITION))
 
-register(OpSpec("define_vector", "define", (
+register(OpSpec(DEFINE_VECTOR, "define", (
     Param("values", "any"),
     Param("dtype", "dtype", None),
 ), doc="legacy: a Vector of Int scalars, or (an int) that many scalar inputs", **_DEFINITION))
@@ -47,10 +66,10 @@ register(OpSpec("define_vector", "define", (
 # (Tensor output, Tensor alias_input=None) and (Tensor output, list[int] stride_order), so
 # ``fd.add_output(T2, [2, 1, 0])`` is a stride order, not an alias; nvfuser_direct has no
 # stride_order here (it says ``fd.ops.stride_order``).
-register(OpSpec("add_output", "define", (
+register(OpSpec(OUTPUT, "define", (
     Param("output", "operand"),
     Param("alias_input", "tensor", None),
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
        "legacy stride_order: the output's memory layout",
-   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule="add_output"))
+   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule=ADD_OUTPUT))

@@ -18,6 +18,8 @@ import torch
 import torch.nn.functional as F
 
 from .. import dtypes
+from ..model import DType, Ref
+from .dims import POINTWISE
 from .registry import register
 from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated
 
@@ -159,25 +161,123 @@ def pointwise(fn, numbers: bool = True, float_compute: bool = False):
     return ref
 
 
+# ---- how the fuzzer writes these ops (``Gen.write``; the builder's interface: ``spec.Gen``) ----
+def _write_one_operand(B, name, x, P, force) -> bool:
+    """``op(x)``: unary ops."""
+    B.op(name, (Ref(x.name),))
+    return True
+
+
+def _write_copy(B, name, x, P, force) -> bool:
+    """``set``/``segment_set``: a copy keeps the operand's broadcast dims."""
+    B.op(name, (Ref(x.name),), bcast=x.bcast)
+    return True
+
+
+def _rhs(B, x, P):
+    """A second operand of ``x``'s kind that broadcasts with it: an earlier value, or a constant."""
+    y = B.partner(x, P, lambda v: v.cat == x.cat and x.broadcasts_with(v))
+    return Ref(y.name) if y is not None else B.const_for(x.cat, P)
+
+
+def _write_binary(B, name, x, P, force) -> bool:
+    B.op(name, (Ref(x.name), _rhs(B, x, P)))
+    return True
+
+
+def _write_alpha(B, name, x, P, force) -> bool:
+    """``add_alpha``/``sub_alpha``: a float alpha after the operands."""
+    B.op(name, (Ref(x.name), _rhs(B, x, P), B.const_for("f", P)))
+    return True
+
+
+#: a shift by a negative amount or by the bit width or more is undefined in C++ and CUDA:
+#: compilers legitimately disagree there (the H200 campaign found Triton and eager do), so the
+#: amount is a small non-negative constant
+SHIFT_AMOUNTS = (1, 0, 2, 3)
+
+
+def _write_shift(B, name, x, P, force) -> bool:
+    B.op(name, (Ref(x.name), B.const(SHIFT_AMOUNTS[P(len(SHIFT_AMOUNTS))])))
+    return True
+
+
+def _write_where(B, name, x, P, force) -> bool:
+    """A Bool condition (``x`` itself, a Bool value that broadcasts with it, or ``x > c``), then
+    ``x`` and an operand that broadcasts with the condition too."""
+    X = Ref(x.name)
+    if x.cat == "b":
+        cond = x
+    else:
+        cond = B.partner(x, P, lambda v: v.cat == "b" and x.broadcasts_with(v))
+        if cond is None:
+            cond = B.op("gt", (X, B.const_for(x.cat, P)))[0]
+    y = B.partner(x, P, lambda v: v.cat == x.cat and x.broadcasts_with(v) and cond.broadcasts_with(v))
+    other = Ref(y.name) if y is not None else B.const_for(x.cat, P)
+    B.op("where", (Ref(cond.name), X, other))
+    return True
+
+
+def _write_clamp(B, name, x, P, force) -> bool:
+    lo, hi = (-1.0, 1.0) if x.cat == "f" else (-1, 2)
+    B.op("clamp", (Ref(x.name), B.const(lo), B.const(hi)))
+    return True
+
+
+def _write_threshold(B, name, x, P, force) -> bool:
+    t, v = (0.5, 0.0) if x.cat == "f" else (1, 0)
+    B.op("threshold", (Ref(x.name), B.const(t), B.const(v)))
+    return True
+
+
+def _write_lerp(B, name, x, P, force) -> bool:
+    y = B.partner(x, P, lambda v: v.cat == x.cat and x.broadcasts_with(v))
+    other = Ref(y.name) if y is not None else B.const(2.0)
+    B.op("lerp", (Ref(x.name), other, B.const(0.25)))
+    return True
+
+
+def _write_addcmul(B, name, x, P, force) -> bool:
+    X = Ref(x.name)
+    y = B.partner(x, P, lambda v: v.cat == x.cat and x.broadcasts_with(v))
+    other = Ref(y.name) if y is not None else X
+    B.op("addcmul", (X, other, X, B.const(0.5)))
+    return True
+
+
+#: the dtypes a generated cast converts to, simplest first
+CAST_DTYPES = ("Float", "Double", "Half", "BFloat16", "Int", "Int32", "Bool")
+
+
+def _write_cast(B, name, x, P, force) -> bool:
+    to = CAST_DTYPES[P(len(CAST_DTYPES))]
+    B.op("cast", (Ref(x.name),), (("dtype", DType(to)),))
+    return True
+
+
 # ---- what the fuzzer draws for an operand of each category, simplest first (``Gen``) ----
 _NO_COMPLEX = not_generated("complex operands or results, which the generator never makes")
 _NOT_ADDED = not_generated("not added to the generator yet (no known obstacle)")
 GEN = {
-    **generated("unary",
+    **generated("unary", _write_one_operand,
                 f="neg abs exp log sqrt sin cos tanh sigmoid relu reciprocal rsqrt ceil floor round "
                   "trunc frac sign exp2 expm1 log1p log2 log10 erf erfc tan sinh cosh asin acos atan "
                   "asinh acosh atanh silu isfinite isinf isnan isneginf isposinf signbit",
                 i="neg abs sign bitwise_not logical_not",
                 b="logical_not bitwise_not"),
-    **generated("binary",
+    **generated("binary", _write_binary, special={
+                    **dict.fromkeys(("bitwise_left_shift", "bitwise_right_shift"), _write_shift),
+                    **dict.fromkeys(("add_alpha", "sub_alpha"), _write_alpha)},
                 f="add sub mul div truediv maximum minimum pow atan2 fmod remainder eq ne lt le gt ge "
                   "logical_and logical_or add_alpha sub_alpha",
                 i="add sub mul maximum minimum eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
                   "bitwise_left_shift bitwise_right_shift gcd logical_and logical_or",
                 b="logical_and logical_or bitwise_and bitwise_or bitwise_xor eq ne"),
-    **generated("ternary", f="where clamp lerp threshold addcmul", i="where clamp threshold", b="where"),
-    **generated("copy", every="set segment_set"),
-    **generated("cast", every="cast"),
+    **generated("ternary", None, special={"where": _write_where, "clamp": _write_clamp, "lerp": _write_lerp,
+                                          "threshold": _write_threshold, "addcmul": _write_addcmul},
+                f="where clamp lerp threshold addcmul", i="where clamp threshold", b="where"),
+    **generated("copy", _write_copy, every="set segment_set"),
+    **generated("cast", _write_cast, every="cast"),
     **dict.fromkeys(("erfinv", "erfcinv"), not_generated(
         "not added to the generator yet (its domain is narrower than make_tensor's operands)")),
     **dict.fromkeys(("real", "imag", "isreal", "complex"), _NO_COMPLEX),
@@ -186,9 +286,9 @@ GEN = {
 
 
 def _pointwise_op(name, family, params, ref, **extra):
-    """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``pointwise``)."""
+    """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``POINTWISE``)."""
     register(OpSpec(name, family, params, ref=ref, elementwise=True, generate=GEN.get(name),
-                    dim_rule="pointwise", **extra))
+                    dim_rule=POINTWISE, **extra))
 
 
 def _unary(name, fn, **extra):

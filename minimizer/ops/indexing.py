@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from .dims import NOT_FOLLOWED
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
 
@@ -79,7 +80,7 @@ _NOT_GENERATED = not_generated("needs an index tensor within the indexed extents
 def _op(name, params, ref, doc, bypass=(), **kw):
     """An index op: not generated, and FewerDims does not follow a dim through it."""
     register(OpSpec(name, "index", params, ref=ref, bypass=bypass, doc=doc, generate=_NOT_GENERATED,
-                    dim_rule="not-followed", **kw))
+                    dim_rule=NOT_FOLLOWED, **kw))
 
 
 _op("index_select", (_ARG, _INDEX, _DIM), _index_select, "torch.index_select(arg, dim, index)")

@@ -24,12 +24,13 @@ import math
 import torch
 import torch.nn.functional as F
 
+from .dims import NOT_FOLLOWED
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
 
 # not generated (operand shapes must fit each other), and FewerDims does not follow a dim through them
 _OPAQUE = dict(generate=not_generated("not added to the generator yet (operands of fitting shapes)"),
-               dim_rule="not-followed")
+               dim_rule=NOT_FOLLOWED)
 
 
 def _matmul(ctx, arg1, arg2):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import torch
 
+from .dims import NOT_FOLLOWED
 from .registry import register
 from .spec import LEGACY_ONLY, OpSpec, Param, not_generated
 
@@ -47,4 +48,4 @@ register(OpSpec("batch_norm", "norm", (
     Param("channels_last", "bool", False),
 ), ref=_batch_norm, n_outputs=3, frontends=LEGACY_ONLY,
     doc="F.batch_norm -> (out, mean, invstd)", generate=not_generated("not added to the generator yet"),
-    dim_rule="not-followed"))
+    dim_rule=NOT_FOLLOWED))

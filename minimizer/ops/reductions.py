@@ -19,6 +19,8 @@ from dataclasses import replace
 
 import torch
 
+from ..model import Ref, Stmt
+from .dims import Reach, NotFollowed, dim_list, dim_rule, norm, renum
 from .elementwise import torch_dtype
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, generated
@@ -29,17 +31,78 @@ _DIMS = Param("dims", "ints", aliases=("axes",))
 _KEEPDIM = Param("keepdim", "bool", False)
 _DTYPE = Param("dtype", "dtype", "Null")
 
+def _reduction_writer(*, n_out: int = 1, correction: bool = False, keepdim: bool = True):
+    """How the fuzzer writes a reduction (``Gen.write``): over a drawn dim and maybe others,
+    keepdim drawn (where the op has it), and keepdim where every dim goes (a 0-dim result has no
+    dim to carry); ``correction`` drawn for var. An op without ``keepdim`` (welford) must keep a
+    dim instead. An operand of a dtype the op is not drawn for gets a ``sum``."""
+    def write(B, name, x, P, force) -> bool:
+        if GEN[name].dtypes and x.dtype not in GEN[name].dtypes:
+            if force is not None:
+                return False
+            return GEN["sum"].write(B, "sum", x, P, None)
+        r = len(x.shape)
+        first = P(r)
+        dims = sorted({first} | {d for d in range(r) if d != first and P.flag(30)})
+        keep = P.flag(30) if keepdim else False
+        if r == 1 or len(dims) == r:
+            if not keepdim:
+                if r == 1:
+                    return False
+                dims = dims[:-1] if len(dims) > 1 else dims
+            else:
+                keep = True
+        kept = tuple(d for d in range(r) if d not in dims)
+        if keep:
+            bc = tuple(True if d in dims else x.bcast[d] for d in range(r))
+            full = None
+        else:
+            bc = tuple(x.bcast[d] for d in kept)
+            full = (x.shape, kept)
+        kw = [("dims", tuple(dims))]
+        if correction:
+            kw.append(("correction", P(2)))
+        if keepdim:
+            kw.append(("keepdim", keep))
+        B.op(name, (Ref(x.name),), kw, bcast=bc, n_out=n_out, full=full)
+        return True
+    return write
+
+
 # what the fuzzer draws for an operand of each category, simplest first (``Gen``); var,
 # var_mean and welford only for Float and Double (var_mean refuses Half/BFloat16), welford on
 # rank >= 2 (it must keep a dim)
-GEN = generated("reduction", f="sum max min prod var var_mean welford", i="sum max min prod", b="sum")
+GEN = generated("reduction", _reduction_writer(), f="sum max min prod var var_mean welford", i="sum max min prod",
+                b="sum", special={"var": _reduction_writer(correction=True),
+                                  "var_mean": _reduction_writer(correction=True, n_out=2),
+                                  "welford": _reduction_writer(keepdim=False, n_out=3)})
 for _name in ("var", "var_mean", "welford"):
     GEN[_name] = replace(GEN[_name], dtypes=("Float", "Double"), min_rank=2 if _name == "welford" else 1)
 
 
+@dim_rule("reduction", reads=("arg", "dims"))
+def REDUCTION(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
+    """``dims`` renumbered; the result loses the dim if it is reduced (keepdim keeps it); a
+    reduction over the dropped dim alone is refused."""
+    r, p = at.operand(s)
+    keep = bool(s.arg("keepdim", False))
+    dims = s.arg("dims")
+    if dims is None:
+        return s, (p if keep else None)
+    ds, bare = dim_list(dims)
+    normed = {norm(d, r) for d in ds}
+    left = [renum(d, r, p) for d in ds if norm(d, r) != p]
+    if not left:
+        raise NotFollowed("reduces the dropped dim alone")
+    new = s.with_arg("dims", left[0] if bare and len(left) == 1 else tuple(left))
+    if keep:
+        return new, p
+    return new, (None if p in normed else p - sum(1 for d in normed if d < p))
+
+
 def _op(name, params, ref, doc, **kw):
-    """A reduction: its ``dims`` renumber as FewerDims' ``reduction`` rule says."""
-    register(OpSpec(name, "reduction", params, ref=ref, doc=doc, generate=GEN[name], dim_rule="reduction", **kw))
+    """A reduction: its ``dims`` renumber as ``REDUCTION`` says."""
+    register(OpSpec(name, "reduction", params, ref=ref, doc=doc, generate=GEN[name], dim_rule=REDUCTION, **kw))
 
 
 def reduced_dims(x: torch.Tensor, dims) -> tuple[int, ...]:

@@ -8,21 +8,39 @@ from __future__ import annotations
 
 import torch
 
-from .registry import register
+from ..model import Ref, Stmt
+from .dims import Reach, dim_rule, one_dim
+from .registry import lookup, register
 from .spec import BOTH, DIRECT_ONLY, OpSpec, Param, generated, not_generated
 
 _ARG = Param("arg", "tensor")
 _DIM = Param("dim", "int")
 _INIT = Param("init", "scalar", None, frontends=DIRECT_ONLY)
 
-# what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``scan``)
-GEN = {**generated("scan", f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
+def _write_scan(B, name, x, P, force) -> bool:
+    """How the fuzzer writes a scan (``Gen.write``): along a drawn dim; the result has no
+    broadcast dims."""
+    B.op(name, (Ref(x.name),), (("dim", P(len(x.shape))),), bcast=tuple(False for _ in x.shape))
+    return True
+
+
+# what the fuzzer draws, simplest first (``Gen``); every op here has one ``dim`` (FewerDims: ``SCAN``)
+GEN = {**generated("scan", _write_scan, f="cumsum cumprod cummax cummin", i="cumsum cumprod cummax cummin"),
        **dict.fromkeys(("argsort", "topk"), not_generated(
            "not added to the generator yet"))}
 
 
+@dim_rule("scan", reads=("arg", "dim"))
+def SCAN(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
+    """``dim`` renumbered (its default where it is not written: topk's -1); a scan along the
+    dropped dim is refused."""
+    r, p = at.operand(s)
+    dim = lookup(s.call).param("dim")
+    return one_dim(s, r, p, None if dim.required else dim.default), p
+
+
 def _op(name, params, ref, doc, **kw):
-    register(OpSpec(name, "scan", params, ref=ref, doc=doc, generate=GEN[name], dim_rule="scan", **kw))
+    register(OpSpec(name, "scan", params, ref=ref, doc=doc, generate=GEN[name], dim_rule=SCAN, **kw))
 
 
 def _scan(step, combine):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..model import DIRECT, LEGACY, DType, Ref
+from .dims import DimRule
 
 BOTH = frozenset({LEGACY, DIRECT})
 LEGACY_ONLY = frozenset({LEGACY})
@@ -67,20 +68,37 @@ class Param:
 GEN_CATEGORIES = ("f", "i", "b")
 
 
+#: The step families the fuzzer draws a step from, simplest first (what Hypothesis shrinks
+#: towards); a ``Gen`` names one. A new family of generated ops adds its name here.
+STEP_FAMILIES = ("unary", "binary", "ternary", "cast", "copy", "reduction", "broadcast", "shape", "scan")
+
+#: ``Gen.write(B, name, x, P, force) -> bool``: write ``fd.ops.<name>`` for operand ``x``.
+Write = Callable[[Any, str, Any, Any, "str | None"], bool]
+
+
 @dataclass(frozen=True)
 class Gen:
     """How the fuzzer (``minimizer/fuzz/strategies.py``) generates an op; ``OpSpec.generate``.
 
-    ``handler`` names the step handler that writes the call (``unary``, ``binary``, ``ternary``,
-    ``cast``, ``copy``, ``reduction``, ``broadcast``, ``shape``, ``scan``); None: the op is not
-    generated, and ``why`` says why. ``f``/``i``/``b``: the op's place among the handler's ops
-    drawn for an operand of that category (0 = the first, the simplest: what Hypothesis shrinks
-    towards; ties go by catalog order); None: not drawn for that category. ``dtypes``: the only
-    operand dtypes it is drawn for within those categories (``var`` needs Float or Double; empty:
-    every dtype of them). ``min_rank``: the rank ``op_calls`` gives its operand at least;
-    ``needs``: what that operand must also have (``"broadcast-dim"``: an extent-1 broadcast dim,
-    for squeeze and expand; ``"non-broadcast-dim"``: a dim that is not one, for cat)."""
-    handler: str | None
+    ``step`` names the step family it is drawn in (one of ``STEP_FAMILIES``); None: the op is
+    not generated, and ``why`` says why. ``f``/``i``/``b``: the op's place among the family's
+    ops drawn for an operand of that category (0 = the first, the simplest: what Hypothesis
+    shrinks towards; ties go by catalog order); None: not drawn for that category. ``dtypes``:
+    the only operand dtypes it is drawn for within those categories (``var`` needs Float or
+    Double; empty: every dtype of them). ``min_rank``: the rank ``op_calls`` gives its operand at
+    least; ``needs``: what that operand must also have (``"broadcast-dim"``: an extent-1
+    broadcast dim, for squeeze and expand; ``"non-broadcast-dim"``: a dim that is not one, for
+    cat).
+
+    ``write(B, name, x, P, force)`` writes the call, defined in the op's family module beside
+    it (one function per kind of op; the fuzzer keeps no per-op branch). It appends to the
+    fuzzer's ``strategies.Builder`` ``B`` (``B.op(name, args, kwargs, bcast=, n_out=, full=)``,
+    ``B.const``, ``B.const_for``, ``B.partner(x, P, pred)``, ``B.max_rank``) for the operand
+    ``x`` (a ``strategies.Value``: ``name``, ``shape``, ``dtype``, ``cat``, ``bcast``, ``full``,
+    ``meta``, ``broadcasts_with``), every choice drawn from ``P`` (``P(n)``, ``P.flag(pct)``,
+    ``P.perm(n)``: 0 is the simplest). It returns False when ``x`` does not suit the op; with
+    ``force`` (the op asked for by name, ``op_calls``) it must not write another op instead."""
+    step: str | None
     f: int | None = None
     i: int | None = None
     b: int | None = None
@@ -88,10 +106,12 @@ class Gen:
     min_rank: int = 1
     needs: str = ""
     why: str = ""
+    write: Write | None = field(default=None, compare=False)
 
     def __post_init__(self):
         assert self.needs in ("", "broadcast-dim", "non-broadcast-dim"), self.needs
-        assert (self.handler is None) == bool(self.why), "a Gen says a handler, or why there is none"
+        assert (self.step is None) == bool(self.why), "a Gen says a step family, or why there is none"
+        assert self.step is None or self.step in STEP_FAMILIES, self.step
 
     def rank(self, category: str) -> int | None:
         """The op's place for an operand of ``category`` (``"f"``, ``"i"``, ``"b"``), or None."""
@@ -107,43 +127,19 @@ def not_generated(why: str) -> Gen:
     return Gen(None, why=why)
 
 
-def generated(handler: str, every: str = "", **orders: str) -> dict[str, Gen]:
+def generated(step: str, write: Write | None, every: str = "", special: dict[str, Write] | None = None,
+              **orders: str) -> dict[str, Gen]:
     """``Gen`` entries of a family's ops from their orders, simplest first: ``generated("unary",
-    f="neg abs exp", i="neg abs")`` gives ``neg`` rank 0 and ``abs`` rank 1 for float and int
+    w, f="neg abs exp", i="neg abs")`` gives ``neg`` rank 0 and ``abs`` rank 1 for float and int
     operands and ``exp`` rank 2 for floats only; ``every="permute reshape"``: one order for
-    every category."""
+    every category. ``write`` writes each of them, but those ``special`` names a writer for."""
     ranks: dict[str, dict[str, int]] = {}
     for cat in GEN_CATEGORIES:
         for k, name in enumerate((every or orders.get(cat, "")).split()):
             ranks.setdefault(name, {})[cat] = k
-    return {name: Gen(handler, **r) for name, r in ranks.items()}
-
-
-#: How FewerDims (``minimizer/reduce/passes/dims.py``) carries a dropped extent-1 dim through an
-#: op; ``OpSpec.dim_rule`` names one. Each rule renumbers the op's dim arguments (or says where
-#: the dim goes) and refuses what it cannot follow unambiguously.
-DIM_RULES = {
-    "pointwise": "no dim arguments: operands align from the right, the result carries the dim where "
-                 "they all do (elementwise ops, rand_like)",
-    "reduction": "``dims`` renumbered; the result loses the dim if it is reduced (keepdim keeps it); "
-                 "a reduction over the dropped dim alone is refused",
-    "scan": "``dim`` renumbered; a scan along the dropped dim is refused",
-    "size": "``dim`` renumbered; the size of the dropped dim is refused",
-    "cat": "``dim`` renumbered; every operand must drop the same dim",
-    "permute": "the permutation without the dim, renumbered",
-    "squeeze": "``dims`` renumbered; squeezing the dropped dim itself removes it from the list",
-    "broadcast_in_dim": "the dim's output becomes a new broadcast (``broadcast_dims`` without it)",
-    "broadcast": "the dim's output becomes a new broadcast (its ``is_broadcast_dim`` flag True)",
-    "reshape": "absorbed: the elements keep their order (``original_shape`` loses the dim)",
-    "expand": "the dim's ``shape`` entry (1 or -1) goes",
-    "slice": "the dim's start/end/stride entries go (it must be sliced whole)",
-    "pad": "the dim's width pair goes (it must pad nothing)",
-    "stride_order": "the stride order without the dim, renumbered",
-    "add_output": "an output keeps its values with one dim fewer (an aliased input drops the same "
-                  "dim; ``stride_order`` renumbered)",
-    "not-followed": "a drop that reaches the op is not proposed (matmul, index ops, factories, "
-                    "definitions: no unambiguous renumbering)",
-}
+    special = special or {}
+    assert set(special) <= set(ranks), sorted(set(special) - set(ranks))
+    return {name: Gen(step, **r, write=special.get(name, write)) for name, r in ranks.items()}
 
 
 #: What ``OpSpec.tags`` may say, and who reads it.
@@ -170,7 +166,8 @@ class OpSpec:
     What each client of the catalog needs to know about the op, so that no client keeps an op
     table of its own (``tests/test_catalog_complete.py`` fails on an entry that leaves one out):
     ``generate`` (a ``Gen``: how the fuzzer generates it, or ``not_generated(why)``),
-    ``dim_rule`` (a key of ``DIM_RULES``: how FewerDims renumbers its dim arguments),
+    ``dim_rule`` (a ``DimRule`` of ``ops.dims``, defined beside the ops of its kind: how
+    FewerDims carries a dropped dim through it, or ``NOT_FOLLOWED``),
     ``renamed`` (``(legacy name, direct name)`` of each parameter the two frontends name
     differently: legacy ``gather(arg1, ...)`` is direct ``gather(arg, ...)``; ``fmin upgrade``
     renames it) and ``Param.int_in_legacy``.
@@ -204,11 +201,11 @@ class OpSpec:
     # not fit, in a frontend that has all of them. Legacy ``add_output(output, stride_order)``.
     overloads: tuple[tuple[str, ...], ...] = ()
     generate: Gen | None = None
-    dim_rule: str | None = None
+    dim_rule: DimRule | None = None
     renamed: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
-        assert self.dim_rule is None or self.dim_rule in DIM_RULES, (self.name, self.dim_rule)
+        assert self.dim_rule is None or isinstance(self.dim_rule, DimRule), (self.name, self.dim_rule)
         assert self.tags <= TAGS.keys(), (self.name, self.tags)
 
     def param(self, name: str) -> Param:

@@ -64,9 +64,10 @@ class RunContext:
         reference, its fp64 variant), with ``info`` when the caller has the static check's
         values already."""
         from .memory import plan
-        needs = prop.memory_needs() if prop is not None else frozenset()
-        return plan(program, self.backend, self.device, jobs or self.jobs, reference="reference" in needs,
-                    fp64="fp64" in needs, available_fn=self.available_memory, cap=self.max_memory, info=info)
+        return plan(program, self.backend, self.device, jobs or self.jobs,
+                    reference=prop is not None and prop.runs_reference,
+                    fp64=prop is not None and prop.runs_fp64_reference,
+                    available_fn=self.available_memory, cap=self.max_memory, info=info)
 
 
 __all__ = ["RunContext"]

@@ -18,11 +18,9 @@ import subprocess
 from dataclasses import dataclass
 from typing import Callable
 
+from ..backends import get as get_backend
 from ..program.memory import Estimate, estimate, estimate_fp64, human
 
-#: what a worker process holds before it runs anything (torch imported; measured: a reference
-#: worker's maxrss after an empty script is about 0.35 GiB on this machine, an Inductor one 0.6)
-WORKER_BYTES = {"reference": 400 << 20, "inductor": 700 << 20, "nvfuser": 1 << 30}
 #: the part of what is available fmin plans with (the rest: the OS, the fmin process, slack)
 USABLE = 0.9
 
@@ -103,14 +101,17 @@ class Plan:
 def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool = False, fp64: bool = False,
          available_fn: Available | None = None, cap: int | None = None, info=None) -> Plan:
     """Whether the runs of one judgement of ``program`` fit: the backend's own run, and the
-    reference (``reference``) and its fp64 variant (``fp64``) that ``--mismatch`` asks for,
-    one after the other in one judging thread; ``jobs`` threads side by side. ``cap``
-    (``--max-memory``) bounds what is available. ``info``: the program's static check, where the
-    caller has made it already (``check_partial``'s, so a rejected original is planned too)."""
+    reference (``reference``) and its fp64 variant (``fp64``) that a property's checks ask for
+    (``Property.runs_reference``, ``runs_fp64_reference``: ``--mismatch``), one after the other
+    in one judging thread; ``jobs`` threads side by side. What a backend's run and worker take
+    are its own facts (``Backend.fuses``, ``worker_bytes``). ``cap`` (``--max-memory``) bounds
+    what is available. ``info``: the program's static check, where the caller has made it
+    already (``check_partial``'s, so a rejected original is planned too)."""
     from ..program.static import check_partial
     info = info if info is not None else check_partial(program)
     est = estimate(program, info.values)
-    runs = [(f"{backend} run", est.peak if backend == "reference" else est.fused)]
+    b = get_backend(backend)
+    runs = [(f"{backend} run", est.fused if b.fuses else est.peak)]
     if reference and backend != "reference":
         runs.append(("reference run", est.peak))
     if fp64:
@@ -118,7 +119,7 @@ def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool =
         if e64 is not None:
             runs.append(("fp64 reference run", e64.peak))
     on_host = not device.startswith("cuda")
-    worker = max(WORKER_BYTES.get(backend, 1 << 30), WORKER_BYTES["reference"] if reference or fp64 else 0)
+    worker = max(b.worker_bytes, get_backend("reference").worker_bytes if reference or fp64 else 0)
     need = max(n for _, n in runs) + (worker if on_host else 0)
     have = (available_fn or available)(device)
     if cap is not None:

@@ -124,10 +124,15 @@ class Property:
     def needs_values(self) -> bool:
         return any(c.needs_values for c in self.checks)
 
-    def memory_needs(self) -> frozenset[str]:
-        """The runs a judgement makes besides the backend's own, for the memory plan:
-        ``"reference"`` and ``"fp64"`` (the exact reference) where a check compares values."""
-        return frozenset({"reference", "fp64"}) if self.find(Mismatch) else frozenset()
+    @property
+    def runs_reference(self) -> bool:
+        """Some check runs the candidate on the reference backend too (memory planning)."""
+        return any(c.runs_reference for c in self.checks)
+
+    @property
+    def runs_fp64_reference(self) -> bool:
+        """Some check runs the fp64 reference (memory planning)."""
+        return any(c.runs_fp64_reference for c in self.checks)
 
     def extra_backends(self) -> set[str]:
         return set().union(*(c.backends() for c in self.checks)) if self.checks else set()

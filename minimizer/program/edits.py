@@ -59,7 +59,7 @@ def users(program: Program) -> dict[int, list[int]]:
 def live(program: Program) -> set[int]:
     """Statements an output depends on (outputs included)."""
     prods = producers(program)
-    keep = {i for i, s in enumerate(program.stmts) if s.call == "add_output"}
+    keep = {i for i, s in enumerate(program.stmts) if s.is_output}
     todo = list(keep)
     while todo:
         i = todo.pop()
@@ -81,7 +81,7 @@ def tensor_components(program: Program, info) -> list[set[int]]:
     # statements that make only host values (constants, scalar arithmetic, size queries) belong
     # to no piece: a constant used on both sides must not join them
     keep = {i for i in live(program)
-            if program.stmts[i].call == "add_output" or not program.stmts[i].outs
+            if program.stmts[i].is_output or not program.stmts[i].outs
             or any(n is not None and is_tensor_value(i, n) for n in program.stmts[i].outs)}
     parent = {i: i for i in keep}
 
@@ -122,7 +122,7 @@ def input_slots(program: Program) -> dict[int, list[int]]:
     """Input declaration index -> the positions of its values in the ``inputs`` list."""
     out, k = {}, 0
     for i, s in enumerate(program.stmts):
-        if s.call == "define_vector" and isinstance(s.arg("values"), int):
+        if s.is_vector_def and isinstance(s.arg("values"), int):
             out[i] = list(range(k, k + s.arg("values")))
             k += s.arg("values")
         elif is_input_decl(s):

@@ -22,7 +22,7 @@ import torch
 from .. import dtypes
 from ..ops import CATALOG, Ctx, literal_value
 from ..ops.shape import with_stride_order
-from ..model import LEGACY, DType, Ref, Stmt, is_input_decl
+from ..model import DEFINE_TENSOR, DEFINE_VECTOR, LEGACY, OUTPUT, SCALAR_DEFS, DType, Ref, Stmt, is_input_decl
 
 
 #: a fusion without outputs is an error, as in nvFuser: ``nvfuser_direct``'s
@@ -83,7 +83,7 @@ def _kind_of(v: Any) -> str:
 def input_count(stmts: Sequence[Stmt]) -> int:
     n = 0
     for s in stmts:
-        if s.call == "define_vector" and isinstance(s.arg("values"), int):
+        if s.is_vector_def and isinstance(s.arg("values"), int):
             n += s.arg("values")
         elif is_input_decl(s):
             n += 1
@@ -124,7 +124,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         elif free and i in last_use:
             for name in last_use[i]:
                 r.env.pop(name, None)
-    if not any(s.call == "add_output" for s in stmts):
+    if not any(s.is_output for s in stmts):
         raise _partial(FusionError(EMPTY_FUSION, "definition"), None, keep_values, r.outputs, r.env, r.facts,
                        r.per_stmt, r.narrowed)
     r.write_aliases()
@@ -232,8 +232,8 @@ class _Run:
             self.outputs.append(val)
         return {}
 
-    DEFINITIONS = {"define_tensor": define_tensor, "define_scalar": define_scalar,
-                   "define_constant": define_scalar, "define_vector": define_vector, "add_output": add_output}
+    DEFINITIONS = {DEFINE_TENSOR: define_tensor, **dict.fromkeys(SCALAR_DEFS, define_scalar),
+                   DEFINE_VECTOR: define_vector, OUTPUT: add_output}
 
     def write_aliases(self) -> None:
         """In-place aliased outputs are written once the whole fusion has been computed."""
@@ -263,7 +263,7 @@ def last_uses(stmts: Sequence[Stmt]) -> dict[int, list[str]]:
     once. A name bound but never read is freed at its own statement."""
     keep: set[str] = set()
     for s in stmts:
-        if s.call == "add_output":
+        if s.is_output:
             for v in (s.arg("output"), s.arg("alias_input")):
                 if isinstance(v, Ref):
                     keep.add(v.name)

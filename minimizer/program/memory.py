@@ -74,7 +74,7 @@ def estimate(program: Program, values: list[dict[str, Any]]) -> Estimate:
     largest = None
     outputs_bytes = 0
     out_names = {s.arg("output").name for s in program.stmts
-                 if s.call == "add_output" and isinstance(s.arg("output"), Ref)}
+                 if s.is_output and isinstance(s.arg("output"), Ref)}
     for i, s in enumerate(stmts):
         if is_input_decl(s):
             for name, v in values[i].items():

@@ -109,7 +109,7 @@ def _from_pytorch_text(s: Stmt, fd: str) -> str | None:
     """``outs = fd.from_pytorch(x)`` again, for a statement read from that call whose arguments
     are unchanged (its output names may have changed); None otherwise."""
     o = s.origin
-    if o is None or o.from_pytorch is None or o.parsed is None or s.call != "define_tensor" \
+    if o is None or o.from_pytorch is None or o.parsed is None or not s.is_tensor_decl \
             or s.args != o.parsed.args or any(not _same_value(a, b) for (_, a), (_, b) in zip(s.args, o.parsed.args)):
         return None
     call = f"{fd}.from_pytorch{o.from_pytorch}"
@@ -162,7 +162,7 @@ def _slot_names(stmts) -> list[str | None]:
     out: list[str | None] = []
     for st in stmts:
         if is_input_decl(st):
-            n = st.arg("values") if st.call == "define_vector" and isinstance(st.arg("values"), int) else 1
+            n = st.arg("values") if st.is_vector_def and isinstance(st.arg("values"), int) else 1
             out += [st.outs[0] if st.outs else None] * n
     return out
 

@@ -34,7 +34,8 @@ from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import Evaluator, InputsBlock, find_inputs, scan_module
 from .syntax import attr_chain, dotted, number
-from ..model import DIRECT, LEGACY, Dialect, DType, Origin, Program, Ref, Stmt, TensorArg, is_input_decl
+from ..model import (DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Origin, Program, Ref, Stmt, TensorArg,
+                     is_input_decl)
 
 _FRONTEND_MODULES = {"nvfuser": LEGACY, "torch._C._nvfuser": LEGACY, "nvfuser_direct": DIRECT,
                      "nvfuser_next": DIRECT}
@@ -272,7 +273,7 @@ class _Reader:
     def _n_outputs(self, stmt: Stmt) -> int:
         spec = lookup(stmt.call)
         if spec.family == "define":
-            return 0 if stmt.call == "add_output" else 1
+            return 0 if stmt.is_output else 1
         return spec.n_outputs
 
     def _read_call(self, call: cst.Call, fd: str, frontend: str, defined: set[str]):
@@ -363,10 +364,10 @@ class _Reader:
                               "ValueError for this CPU tensor); give it device='cuda'")
         kwargs = (("sizes", arg.shape), ("strides", arg.strides), ("dtype", DType(arg.dtype)),
                   ("static_sizes", static), ("is_cpu", is_cpu))
-        bound = bind(lookup("define_tensor"), (), kwargs, frontend)
+        bound = bind(lookup(DEFINE_TENSOR), (), kwargs, frontend)
         code = self.module.code_for_node(call)
         head = self.module.code_for_node(call.func)
-        return Stmt((), "define_tensor", bound.args, bound.npos), set(), ((), code[len(head):])
+        return Stmt((), DEFINE_TENSOR, bound.args, bound.npos), set(), ((), code[len(head):])
 
     def _no_raw_numbers(self, spec, call: cst.Call, bound) -> None:
         """The legacy frontend's ops take Scalar values only: every constant is a define_scalar."""
@@ -593,7 +594,7 @@ def _calls_fd(func: cst.FunctionDef, fd: str) -> bool:
             nonlocal found
             parts = attr_chain(node.func)
             if parts and parts[0] == fd and len(parts) >= 2 and (
-                    parts[1] == "ops" or parts[1].startswith("define_") or parts[1] in ("add_output", "from_pytorch")):
+                    parts[1] == "ops" or parts[1].startswith("define_") or parts[1] in (OUTPUT, "from_pytorch")):
                 found = True
 
     func.body.visit(V())

@@ -41,7 +41,7 @@ def permute_inputs(program: Program, perm) -> Program:
     if inputs is not None:
         slots, k = [], 0
         for s in decls:
-            n = s.arg("values") if s.call == "define_vector" else 1
+            n = s.arg("values") if s.is_vector_def else 1
             slots.append(list(range(k, k + n)))
             k += n
         if k != len(inputs):
@@ -64,7 +64,7 @@ def _strides(shape, alloc) -> tuple[int, ...]:
 
 def _relayout_one(s, a: TensorArg):
     shape, contig = s.arg("shape"), s.arg("contiguity")
-    if (s.call != "define_tensor" or not isinstance(shape, tuple) or s.has("sizes") or s.has("contiguous")
+    if (not s.is_tensor_decl or not isinstance(shape, tuple) or s.has("sizes") or s.has("contiguous")
             or s.arg("stride_order") is not None or not isinstance(contig, tuple)):
         return None
     n = a.ndim

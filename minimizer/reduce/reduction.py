@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 
 from .. import report as reports
+from ..backends import get as get_backend
 from ..oracle.context import RunContext
 from ..oracle.original import Original
 from ..oracle.property import Property
@@ -127,7 +128,7 @@ def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: 
     check_out_dir(out_dir)
     status = StatusLine(ctx.quiet)
     if not pools and (prop_flags is None or prop_flags.needs_outcome):   # (a --test alone runs no worker)
-        status.starting(ctx.backend, ctx.device, ctx.jobs, "to run the original")
+        status.starting(get_backend(ctx.backend), ctx.device, ctx.jobs, "to run the original")
     jobs = _fit_memory(original, prop_flags, ctx) if not pools else ctx.jobs
     lock = None
     with ctx.pools(jobs=jobs, given=pools) as all_pools:
@@ -221,7 +222,8 @@ class _Run:
         return reports.build(
             script=self.path, sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
             bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
-            prop=prop.describe(), backend=self.ctx.backend, before=base.first, after=after,
+            prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).title,
+            before=base.first, after=after,
             oracle_calls=result.tests, cache_hits=result.cache_hits, seconds=result.seconds,
             interrupted=result.interrupted, passes=stats_table(result.stats), also_interesting=result.also_interesting,
             replays={"original": f"{base.held}/{len(base.replays)}",

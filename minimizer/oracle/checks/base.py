@@ -6,8 +6,10 @@ candidate's own ``Outcome`` (``gather``: more runs, a shell command, saved value
 is (``cost``: cheap checks are judged first, so a reducer stops before the expensive ones), the
 command-line flags that ask for it (``add_arguments``/``from_args``), and how to judge
 (``holds``: a pure function of the outcome and the gathered evidence, so tests can feed fakes).
-``@register`` makes it known; the registry imports every module of the package, so a new check
-is one new file.
+``@register`` makes it known; the registry imports every module of the package and every plugin
+module named in ``FMIN_PLUGINS`` (``minimizer.plugins``), so a new check is one new file. What a
+check costs beyond judging — the extra runs whose memory ``oracle.memory.plan`` must count before
+any worker starts — is said by the class too (``runs_reference``, ``runs_fp64_reference``).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ... import plugins
 from ...backends import RunOptions
 from ..outcome import Outcome
 from ..pool import Request
@@ -101,6 +104,12 @@ class Check:
     order: ClassVar[int] = 50
     #: it reads how the fusion was segmented: shapes then keep extents >= 2 (``ShrinkShapes``)
     reads_segments: ClassVar[bool] = False
+    #: ``gather`` runs the candidate on the reference backend too (memory: one more run, and a
+    #: reference worker beside the backend's)
+    runs_reference: ClassVar[bool] = False
+    #: ``gather`` runs the fp64 reference (every floating value in float64: about twice the
+    #: memory of the reference run where the script computes in float32)
+    runs_fp64_reference: ClassVar[bool] = False
 
     # ---- the command line ----
     @classmethod
@@ -175,8 +184,13 @@ _LOAD_LOCK = threading.RLock()   # threads may ask at once: none may see a half-
 
 
 def register(cls: type[Check]) -> type[Check]:
+    """Class decorator: make a check known by its ``name`` (one a module elsewhere has registered
+    already is refused: a plugin must not replace a check silently)."""
     if not cls.name:
         raise ValueError(f"{cls.__name__} has no name")
+    old = _REGISTRY.get(cls.name)
+    if old is not None and old.__module__ != cls.__module__:
+        raise ValueError(f"check {cls.name!r} of {cls.__module__} is already registered by {old.__module__}")
     _REGISTRY[cls.name] = cls
     return cls
 
@@ -190,6 +204,7 @@ def checks() -> list[type[Check]]:
                 for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
                     if m.name != "base":
                         importlib.import_module(f"{package}.{m.name}")
+                plugins.load()
                 _LOADED[0] = True
     return sorted(_REGISTRY.values(), key=lambda c: (c.order, c.name))
 

@@ -84,6 +84,8 @@ class Mismatch(Check):
     order: ClassVar[int] = 30
     cost: ClassVar[int] = 1
     needs_values: ClassVar[bool] = True
+    runs_reference: ClassVar[bool] = True
+    runs_fp64_reference: ClassVar[bool] = True
     reference: str = "reference"
     scale: float = 1.0
     what: str | None = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import torch
 
 from ... import dtypes
-from ...model import LEGACY, DType, Program, ScalarArg, Stmt, TensorArg, contiguous_strides, is_input_decl
+from ...model import (DEFINE_SCALAR, DEFINE_TENSOR, LEGACY, DType, Program, ScalarArg, Stmt, TensorArg,
+                      contiguous_strides, is_input_decl)
 from ...program import edits
 
 SCALAR_TYPES = (bool, int, float, complex)
@@ -68,7 +69,7 @@ def new_name(program: Program, kind: str) -> str:
 def template(program: Program) -> Stmt | None:
     """An existing ``define_tensor`` whose keyword layout new declarations copy."""
     for s in program.stmts:
-        if s.call == "define_tensor" and s.has("shape") and not s.has("sizes"):
+        if s.is_tensor_decl and s.has("shape") and not s.has("sizes"):
             return s
     return None
 
@@ -149,7 +150,7 @@ def tensor_input(program: Program, name: str, t, bcast, alloc: list[int] | None 
             for pos, d in enumerate(alloc):
                 order[d] = n - 1 - pos
             args.append(("stride_order", tuple(order)))
-    stmt = Stmt((name,), "define_tensor", tuple(args), npos=0)
+    stmt = Stmt((name,), DEFINE_TENSOR, tuple(args), npos=0)
     return stmt, tensor_arg(shape, strides, dt, device_of(program))
 
 
@@ -171,7 +172,7 @@ def scalar_input(program: Program, name: str, value, dtype: str | None = None) -
     if not is_scalar(value):
         return None
     dt = dtype or dtypes.of_python_scalar(value)
-    stmt = Stmt((name,), "define_scalar", (("value", None), ("dtype", DType(dt))), npos=1)
+    stmt = Stmt((name,), DEFINE_SCALAR, (("value", None), ("dtype", DType(dt))), npos=1)
     return stmt, ScalarArg(value)
 
 

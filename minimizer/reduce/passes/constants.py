@@ -19,18 +19,16 @@ from ...model import Ref, is_input_decl
 from ...program import edits
 from .base import Candidates, Pass
 
-SCALAR_CALLS = ("define_scalar", "define_constant")
-
 
 def _key(s) -> tuple | None:
     """What makes two constant statements interchangeable; None for anything else."""
     if is_input_decl(s) or len(s.outs) != 1 or s.outs[0] is None:
         return None
-    if s.call in SCALAR_CALLS:
+    if s.is_scalar_def:
         v = s.arg("value")
         if isinstance(v, (Ref, tuple)):
             return None
-    elif s.call == "define_vector":
+    elif s.is_vector_def:
         v = s.arg("values")
         if not isinstance(v, tuple):
             return None
@@ -49,7 +47,7 @@ def classes(program, vectors: bool = False) -> list[list[int]]:
                 bound[n] = bound.get(n, 0) + 1
     groups: dict[tuple, list[int]] = {}
     for i, s in enumerate(program.stmts):
-        if (s.call == "define_vector") != vectors:
+        if s.is_vector_def != vectors:
             continue
         key = _key(s)
         if key is not None and bound[s.outs[0]] == 1:

@@ -23,7 +23,7 @@ an op whose result is only an output is ``OutputToOperand``'s.
 """
 from __future__ import annotations
 
-from ...model import Ref, Stmt
+from ...model import Ref, output_stmt
 from ...program import edits
 from ...program.edits import remove_stmts
 from .base import Candidates, Pass
@@ -51,7 +51,7 @@ class CutAtIntermediate(Pass):
     def candidates(self, program, info, start=0) -> Candidates:
         values = [(i, n) for i, s in enumerate(program.stmts) if s.is_op
                   for n in s.outs if n is not None and is_tensor(info.value(i, n))]
-        outs = [i for i, s in enumerate(program.stmts) if s.call == "add_output"]
+        outs = program.output_indices()
         current = [program.stmts[i].arg("output") for i in outs]
         for pos, k in enumerate(schedule(len(values))):
             if pos < start:
@@ -60,7 +60,7 @@ class CutAtIntermediate(Pass):
             if current == [Ref(name)] and not _rebound_after(program, i, name, outs[0]):
                 continue  # already the only output
             cut = remove_stmts(program, set(outs) | set(range(i + 1, len(program.stmts))))
-            out = Stmt((), "add_output", (("output", Ref(name)),), npos=1)
+            out = output_stmt(Ref(name))
             yield pos, cut.replace(stmts=cut.stmts + (out,))
 
 
@@ -72,7 +72,7 @@ class RepointOutput(Pass):
     name = "repoint-output"
 
     def candidates(self, program, info, start=0) -> Candidates:
-        if sum(1 for s in program.stmts if s.call == "add_output") < 2:
+        if sum(1 for s in program.stmts if s.is_output) < 2:
             return
         defs = edits.definitions(program)
         pos = -1
@@ -123,6 +123,6 @@ def split(program, info, j: int, reads: list[tuple[int, str]]):
     if cand is None:
         return None
     fresh = Ref(cand.stmts[j].outs[0])  # the declaration went in just before the op
-    cand = remove_stmts(cand, {k for k, s in enumerate(cand.stmts) if s.call == "add_output" and s.arg("output") == fresh})
-    new = tuple(Stmt((), "add_output", (("output", Ref(n)),), npos=1) for p, n in reads if (p, n) not in have)
+    cand = remove_stmts(cand, {k for k, s in enumerate(cand.stmts) if s.is_output and s.arg("output") == fresh})
+    new = tuple(output_stmt(Ref(n)) for p, n in reads if (p, n) not in have)
     return cand.replace(stmts=cand.stmts + new)

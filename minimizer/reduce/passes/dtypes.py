@@ -28,7 +28,7 @@ def _complex_inputs(program) -> list[int]:
     out = []
     for i in input_decls(program):
         s, a = program.stmts[i], input_arg(program, i)
-        if s.call == "define_tensor" and isinstance(a, TensorArg) and a.dtype in dtypes.FLOATING \
+        if s.is_tensor_decl and isinstance(a, TensorArg) and a.dtype in dtypes.FLOATING \
                 and a.dtype != "Float" and isinstance(s.arg("dtype"), DType):
             out.append(i)
     return out
@@ -85,7 +85,7 @@ def scalar_sites(program) -> list[tuple]:
     """("def", stmt) and ("lit", stmt, param) of the constants this pass may change."""
     out = []
     for i, s in enumerate(program.stmts):
-        if s.call in ("define_scalar", "define_constant") and s.outs and s.outs[0]:
+        if s.is_scalar_def and s.outs and s.outs[0]:
             v = s.arg("value")
             if isinstance(v, float) or (_is_num(v) and _arith_only(program, s.outs[0], i)):
                 out.append(("def", i))

@@ -17,7 +17,7 @@ from ...program.edits import input_arg, replace_input
 def _dims(s, a: TensorArg):
     """(declared extent-1 dims, expanded dims) of a ``shape=``-style declaration, or None."""
     shape = s.arg("shape")
-    if s.call != "define_tensor" or not isinstance(shape, tuple) or len(shape) != a.ndim or s.has("sizes"):
+    if not s.is_tensor_decl or not isinstance(shape, tuple) or len(shape) != a.ndim or s.has("sizes"):
         return None
     one = [shape[d] == 1 for d in range(a.ndim)]
     c = s.arg("contiguity")

@@ -24,7 +24,7 @@ class DropOutputs(Pass):
     name = "drop-outputs"
 
     def candidates(self, program, info, start=0) -> Candidates:
-        outs = [i for i, s in enumerate(program.stmts) if s.call == "add_output"]
+        outs = program.output_indices()
         if len(outs) < 2:
             return
         for pos, (off, n) in enumerate(chunks(len(outs))):
@@ -39,7 +39,7 @@ def plain_outputs(program, defs) -> list[tuple[int, int, str]]:
     an op computes and that is written plainly (no ``alias_input``, no ``stride_order``)."""
     out = []
     for k, s in enumerate(program.stmts):
-        if s.call != "add_output" or len(s.args) != 1:
+        if not s.is_output or len(s.args) != 1:
             continue
         v = s.arg("output")
         if isinstance(v, Ref) and v.name in defs[k] and program.stmts[defs[k][v.name]].is_op:
@@ -50,7 +50,7 @@ def plain_outputs(program, defs) -> list[tuple[int, int, str]]:
 def output_values(program, defs) -> set[tuple[int, str]]:
     """(binding statement, name) of every value that is already an output."""
     return {(defs[k][s.arg("output").name], s.arg("output").name) for k, s in enumerate(program.stmts)
-            if s.call == "add_output" and isinstance(s.arg("output"), Ref) and s.arg("output").name in defs[k]}
+            if s.is_output and isinstance(s.arg("output"), Ref) and s.arg("output").name in defs[k]}
 
 
 def repoint(program, defs, k: int, values: list[tuple[int, str]]):

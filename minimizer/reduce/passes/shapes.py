@@ -34,9 +34,9 @@ def sites(program) -> list[tuple]:
             out += [("arg", k, d, x) for d, x in enumerate(a.shape) if x >= 2]
     shape_users: set[str] = set()
     for i, s in enumerate(program.stmts):
-        if s.call == "define_tensor" and isinstance(s.arg("shape"), tuple):
+        if s.is_tensor_decl and isinstance(s.arg("shape"), tuple):
             out += [("lit", i, "shape", d, x) for d, x in enumerate(s.arg("shape")) if _is_int(x) and x >= 2]
-        elif s.call == "define_vector" and isinstance(s.arg("values"), tuple):
+        elif s.is_vector_def and isinstance(s.arg("values"), tuple):
             vals = s.arg("values")
             out += [("lit", i, "values", d, x) for d, x in enumerate(vals) if _is_int(x) and x >= 2]
             shape_users.update(v.name for v in vals if isinstance(v, Ref))
@@ -53,7 +53,7 @@ def sites(program) -> list[tuple]:
                 elif isinstance(v, Ref):
                     shape_users.add(v.name)
     for i, s in enumerate(program.stmts):
-        if s.call in ("define_scalar", "define_constant") and s.outs and s.outs[0] in shape_users:
+        if s.is_scalar_def and s.outs and s.outs[0] in shape_users:
             x = s.arg("value")
             if _is_int(x) and x >= 2:
                 out.append(("scalar", i, x))
