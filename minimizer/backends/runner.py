@@ -89,7 +89,7 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     sys.modules.update(modules)
     _current[0] = rec
     torch.manual_seed(options.seed)
-    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    g = _script_globals(path, options)
     error = None
     try:
         code = compile(text, path, "exec")
@@ -150,6 +150,16 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     if extra is not None:
         extra(result)
     return result
+
+
+def _script_globals(path: str, options: RunOptions) -> dict:
+    """The globals a script runs in, as ``__main__``. ``__fmin__`` tells a script's own checks of
+    its outputs (the eager check a wrong result's attachment ends with) that fmin judges the
+    outputs itself; a standalone run (``options.standalone``, ``backends/launch.py``) leaves it out."""
+    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    if not options.standalone:
+        g["__fmin__"] = True
+    return g
 
 
 def _gapped_storages(inputs) -> dict[int, torch.Tensor]:

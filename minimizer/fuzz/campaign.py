@@ -30,6 +30,8 @@ from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
 from ..oracle.session import Candidate, Session, Verdict, chain
+from . import buglist
+from .filing import reduced_script, write_filed
 from .findings import Progress, Store, bucket_id, bucket_property
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
@@ -77,6 +79,7 @@ class Summary:
     minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
     resumed: int = 0                                        # programs judged before a resume, skipped
     ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
+    hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
 
     @property
     def per_second(self) -> float:
@@ -94,7 +97,7 @@ class Summary:
                 "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
                 "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
-                "minimized": self.minimized,
+                "minimized": self.minimized, "buckets_hit": self.hit,
                 "environment": self.environment,
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {})}
@@ -207,10 +210,12 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
             if opt.minimize:
                 run.minimize_pending(runner)
             run.s.ran_on = runner.describe()
+        run.s.hit = run.hit_rows()
     finally:
         run.close()
     run.s.seconds = time.monotonic() - run.t0
     write_reports(run.s, opt)
+    buglist.write(opt.corpus)
     return run.s
 
 
@@ -349,6 +354,16 @@ class _Campaign:
             self.s.known[bucket_id(f.key)] += 1
         return is_new
 
+    def hit_rows(self) -> list[dict]:
+        """The bug list's rows (``buglist.row``) of the buckets this campaign hit: new ones first
+        (in the order found), then known ones, the most often hit first."""
+        new = [m["key"] for m in self.s.new]
+        known = [m for m in self.store.buckets() if m["id"] in self.s.known and m["key"] not in new]
+        known.sort(key=lambda m: -self.s.known[m["id"]])
+        metas = [self.store.meta(k) or {} for k in new] + known
+        return [{k: v for k, v in r.items() if k != "_m"} | {"new": i < len(new)}
+                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas))]
+
     def pending(self) -> list[str]:
         """Buckets to minimize: this campaign's new ones first, then any the corpus holds
         unminimized (a shard run with --no-minimize, an interrupted campaign)."""
@@ -378,7 +393,8 @@ class _Campaign:
                 self.s.minimized.append(key)
                 for m in self.s.new:
                     if m["key"] == key:
-                        m.update({k: v for k, v in (store.meta(key) or {}).items() if k in ("minimized", "reduction")})
+                        m.update({k: v for k, v in (store.meta(key) or {}).items()
+                                  if k in ("minimized", "reduction", "attachment", "standalone", "stale")})
 
         try:
             for key in self.pending():
@@ -439,12 +455,30 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
-        return {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
-                                                      "oracle_calls", "seconds", "property", "interrupted")}}
+        result = {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
+                                                        "oracle_calls", "seconds", "property", "interrupted")}}
+        return {**result, **_file(out, meta, outcome, ctx, pool, ref)}
     except PropertyDoesNotHold as e:
         return {"stale": f"not reproduced when replayed: {e}", "environment": getattr(pool, "environment", None)}
     except Exception as e:
         return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _file(out: str, meta: dict, outcome: dict | None, ctx, pool, ref) -> dict:
+    """The reduced bucket in ``out`` filed (``filing``): its attachment written, run standalone.
+    A filing that breaks leaves the reduction in place and says why in the standalone record."""
+    from .filing import file_reduced, write_filed
+    repro = os.path.join(out, "repro.min.py")
+    if not os.path.exists(repro):
+        return {}
+    with open(repro, encoding="utf-8") as f:
+        reduced = f.read()
+    try:
+        filed = file_reduced(reduced, os.path.join(out, "reduced.py"), meta, outcome, ctx, pool, ref)
+    except Exception as e:
+        return {"standalone": {"ran": False, "reproduced": None, "why": f"filing failed: {type(e).__name__}: {e}"}}
+    write_filed(out, filed)
+    return {"attachment": filed["attachment"], "standalone": filed["standalone"]}
 
 
 def apply_reduction(store: Store, key: str, result: dict) -> None:
@@ -462,12 +496,18 @@ def apply_reduction(store: Store, key: str, result: dict) -> None:
         store.mark_minimized(key, {"error": result["error"]})
     else:
         store.mark_minimized(key, result["minimized"])
+    if "standalone" in result:
+        store.mark_filed(key, result.get("attachment"), result["standalone"])
 
 
 def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
-    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``) replayed under its
-    property, once more if it does not show it; a failure whose program the reference now
-    rejects too is no longer a finding. Returns ``reproduces``, ``reason``, ``environment``."""
+    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``, ``meta``, ``outcome``,
+    ``filed``: the stored attachment and its expectation, if any) replayed under its property,
+    once more if it does not show it; a failure whose program the reference now rejects too is no
+    longer a finding. A reduced script that reproduces is filed again (its attachment rebuilt from
+    this replay, and run standalone); one that does not keeps its attachment, which is run
+    standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
+    ``standalone``."""
     from ..oracle.property import evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
@@ -480,7 +520,25 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
         if not r.ok:   # a rule the reference has learnt since: the program was never valid
             holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                     f"(`{r.signature}`), so it is not a valid program")
-    return {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+    out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+    try:
+        out.update(_refile(job, v if holds else None, opt, pool, ref))
+    except Exception as e:   # the replay's verdict stands whatever happens to the attachment
+        out["standalone"] = {"ran": False, "reproduced": None, "why": f"filing failed: {type(e).__name__}: {e}"}
+    return out
+
+
+def _refile(job: dict, verdict, opt: CampaignOptions, pool, ref) -> dict:
+    from . import standalone
+    from .filing import file_reduced
+    if verdict is not None and job["script"] != "original.py":
+        return {"filed": file_reduced(job["text"], job["path"], job["meta"], job["outcome"], opt.ctx, pool, ref,
+                                      verdict)}
+    filed = job.get("filed")
+    if filed:
+        return {"standalone": standalone.standalone(filed["text"], filed["expect"], backend=opt.ctx.backend,
+                                                    device=opt.ctx.device, timeout=opt.ctx.timeout)}
+    return {}
 
 
 def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
@@ -496,17 +554,23 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
             and (m.get("environment") or {}).get("device", opt.ctx.device) == opt.ctx.device]
     rows: list[dict] = []
     if not todo:
+        buglist.write(opt.corpus)
         return rows
     status = ProgressLine(opt.ctx.quiet, every=5)
 
     def job(m: dict) -> dict:
         d = store.dir(m["key"])
-        name = "repro.min.py" if os.path.exists(os.path.join(d, "repro.min.py")) else "original.py"
+        name = reduced_script(d)
         path = os.path.join(d, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        filed = None
+        if name == "reduced.py" and (m.get("attachment") or {}).get("expect"):
+            with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
+                filed = {"text": f.read(), "expect": m["attachment"]["expect"]}
+        outcome = store.outcome(m["key"])
         return {"id": m["id"], "key": m["key"], "script": name, "text": text, "path": path, "kind": m.get("kind"),
-                "prop": bucket_property(m, store.outcome(m["key"]))}
+                "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
 
     runner = runner if runner is not None else LocalRunner(opt)
     with runner:
@@ -519,10 +583,18 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
             else:
                 r = fut.result()
                 store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"])
-                row.update(reproduces=r["reproduces"], reason=r["reason"])
+                if r.get("filed"):
+                    write_filed(store.dir(j["key"]), r["filed"])
+                    store.mark_filed(j["key"], r["filed"]["attachment"], r["filed"]["standalone"])
+                elif r.get("standalone"):
+                    store.mark_filed(j["key"], None, r["standalone"])
+                sa = (r.get("filed") or r).get("standalone") or {}
+                row.update(reproduces=r["reproduces"], reason=r["reason"], standalone=sa.get("reproduced"),
+                           standalone_why=sa.get("why"))
             rows.append(row)
             status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
     status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
+    buglist.write(opt.corpus)
     return rows
 
 
@@ -541,15 +613,34 @@ def summary_lines(s: Summary) -> list[str]:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
+    filed = standalone_tally(s.new)
+    if filed:
+        rows.append(("new buckets run standalone", filed))
     w = max(len(a) for a, _ in rows)
     out = ["| " + "what".ljust(w) + " | value |", "|" + "-" * (w + 2) + "|-------|"]
     out += [f"| {a.ljust(w)} | {b} |" for a, b in rows]
+    if s.hit:   # the bug list's rows (``buglist``) of what this campaign found
+        out += ["", f"Buckets hit ({len(s.hit)}; new first):", ""]
+        out += buglist.table([{**r, "bucket": ("new " if r.get("new") else "") + r["bucket"]} for r in s.hit])
     for m in s.new:
-        red = m.get("reduction") or {}
-        size = f", minimized {red.get('ops_before')} -> {red.get('ops_after')} ops" if "ops_after" in red else \
-            (f", not minimized: {red['error']}" if "error" in red else "")
-        out.append(f"new [{m['owner']}] {m['kind']}: {m['key']}  ({m['dir']}{size})")
+        sa = m.get("standalone") or {}
+        if sa.get("ran") and not sa.get("reproduced"):
+            out.append(f"NOT REPRODUCED STANDALONE: {m['id']} ({m['kind']}): {sa.get('why')}  ({m['dir']})")
     return out
+
+
+def standalone_tally(new: list[dict]) -> str:
+    """The new buckets' standalone runs in a few words ("" when none was filed)."""
+    sas = [m["standalone"] for m in new if m.get("standalone")]
+    if not sas:
+        return ""
+    yes = sum(bool(x.get("reproduced")) for x in sas)
+    no = [x for x in sas if x.get("ran") and not x.get("reproduced")]
+    unrun = [x for x in sas if not x.get("ran")]
+    parts = [f"{yes} reproduce"] + ([f"{len(no)} do NOT reproduce"] if no else [])
+    if unrun:
+        parts.append(f"{len(unrun)} not run ({unrun[0].get('why')})")
+    return ", ".join(parts)
 
 
 def write_junit(s: Summary, path: str) -> None:
@@ -560,7 +651,11 @@ def write_junit(s: Summary, path: str) -> None:
                  f'time="{s.seconds:.1f}"><system-out>{escape(f"{s.programs} programs, {got}/{of} ops")}'
                  f'</system-out></testcase>')
     for m in s.new:
-        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}"
+        sa = m.get("standalone") or {}
+        alone = ("; reproduces standalone" if sa.get("reproduced") else
+                 f"; does NOT reproduce standalone: {sa.get('why')}" if sa.get("ran") else
+                 f"; not run standalone: {sa.get('why')}" if sa else "")
+        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}{alone}"
         cases.append(f'  <testcase classname="fmin.fuzz.{escape(m["kind"])}" name={quoteattr(m["id"])}>'
                      f'<failure message={quoteattr(msg)}>{escape(m.get("words", ""))}\n{escape(m["dir"])}</failure>'
                      f'</testcase>')

@@ -8,8 +8,9 @@ merging corpora from a CI matrix is a union of directories (``merge``).
 
 A bucket directory holds ``finding.json`` (key, kind, owner, backend, first example id, every
 example id seen and the count), ``original.py`` (the first program that showed it, runnable),
-``outcome.json``, and once minimized ``repro.min.py``, ``report.md`` and ``report.json`` (the
-reducer's own files). A known bucket is counted, never re-minimized. A bucket whose original no
+``outcome.json``, and once minimized ``reduced.py`` (the reducer's result), ``repro.min.py``
+(the attachment filed from it, ``filing``: what a maintainer runs), ``report.md`` and
+``report.json``; ``finding.json`` then also records the attachment and its standalone run. A known bucket is counted, never re-minimized. A bucket whose original no
 longer shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
 reference corrected since) is marked ``stale`` with the reason and the environment of that
 replay, and kept: its history is part of the record. A stale bucket that a campaign meets again
@@ -87,6 +88,18 @@ class Store:
         if m is None:
             return
         m["stale"] = {"reason": reason, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "environment": environment or {}}
+        self._save(key, m)
+
+    def mark_filed(self, key: str, attachment: dict | None, standalone: dict) -> None:
+        """What filing the bucket recorded (``filing``): its attachment (what ``repro.min.py`` must
+        show; None keeps the one recorded) and its standalone run (ran, reproduced, why, exit code,
+        the tail of its output, the environment it was given, when)."""
+        m = self.meta(key)
+        if m is None:
+            return
+        if attachment is not None:
+            m["attachment"] = attachment
+        m["standalone"] = standalone
         self._save(key, m)
 
     def _save(self, key: str, m: dict) -> None:
@@ -296,11 +309,12 @@ def merge(sources: list[str], into: str) -> dict:
             dm["examples"] = (dm.get("examples", []) + [e for e in sm.get("examples", [])
                                                         if e not in dm.get("examples", [])])[:50]
             if sm.get("minimized") and not dm.get("minimized"):   # keep the minimized copy
-                for fname in ("repro.min.py", "report.md", "report.json"):
+                for fname in ("repro.min.py", "reduced.py", "report.md", "report.json"):
                     s = os.path.join(src, name, fname)
                     if os.path.exists(s):
                         shutil.copy(s, os.path.join(into, name, fname))
                 dm["minimized"], dm["reduction"] = True, sm.get("reduction")
+                dm.update({k: sm[k] for k in ("attachment", "standalone") if k in sm})
             _write(dp, json.dumps(dm, indent=1, default=str))
             merged += 1
     return {"new": new, "merged": merged}

@@ -1,0 +1,69 @@
+"""Filing a reduced bucket: the reducer's script becomes ``reduced.py``, its attachment
+(``attachment.build``) becomes ``repro.min.py``, ``report.md`` says what is filed (the passing
+variant of an order/layout finding), and the attachment is run standalone
+(``standalone.standalone``) so that ``finding.json`` records whether it shows the bug.
+
+``file_reduced`` runs where the pools are (``campaign.reduce_bucket`` after a reduction,
+``campaign.recheck_bucket`` after a replay, on this machine or a Ray actor) and returns texts;
+``write_filed`` puts them into a bucket directory (the reduction's own, or the corpus's on the
+driver after a recheck).
+
+``reduced.py`` is what fmin replays (``--recheck``) and what a later reduction would start from;
+``repro.min.py`` is no longer the reducer's best-so-far, so the reducer's resume state
+(``state.json``) is dropped: a reduction in that directory starts over rather than resume from
+an attachment.
+"""
+from __future__ import annotations
+
+import os
+
+from ..oracle.checks import LayoutDependent, OrderDependent
+from ..oracle.pool import Pools
+from ..oracle.property import evaluate
+from . import attachment, standalone
+from .findings import bucket_property
+
+SECTION = "\n## As filed (`repro.min.py`)"
+
+
+def file_reduced(reduced: str, path: str, meta: dict, outcome: dict | None, ctx, pool, ref, verdict=None) -> dict:
+    """The attachment of ``reduced`` (the reducer's script, at ``path``) and its standalone run.
+    ``verdict``: a replay of the bucket's property on it, when the caller has one (recheck);
+    else an order/layout bucket's property is evaluated here, once, to learn which variant
+    fails. Returns {"reduced", "text", "section", "attachment", "standalone"}."""
+    prop = bucket_property(meta, outcome)
+    if verdict is None and prop is not None and any(isinstance(c, (LayoutDependent, OrderDependent))
+                                                    for c in prop.checks):
+        verdict = evaluate(prop, reduced, path, Pools.of(pool, reference=ref), seed=ctx.seed)
+    att = attachment.build(reduced, path, meta, outcome, verdict, seed=ctx.seed)
+    record = standalone.standalone(att.text, att.expect, backend=ctx.backend, device=ctx.device,
+                                   timeout=ctx.timeout)
+    return {"reduced": reduced, "text": att.text, "section": attachment.passing_section(att),
+            "attachment": att.to_json(), "standalone": record}
+
+
+def write_filed(bucket_dir: str, filed: dict) -> None:
+    """``file_reduced``'s texts into ``bucket_dir``: ``reduced.py``, ``repro.min.py``, the
+    section of ``report.md`` (replacing an earlier one); the reducer's resume state goes."""
+    for name, text in (("reduced.py", filed["reduced"]), ("repro.min.py", filed["text"])):
+        with open(os.path.join(bucket_dir, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    md = os.path.join(bucket_dir, "report.md")
+    before = ""
+    if os.path.exists(md):
+        with open(md, encoding="utf-8") as f:
+            before = f.read().split(SECTION, 1)[0]
+    with open(md, "w", encoding="utf-8") as f:
+        f.write(before.rstrip("\n") + "\n" + filed["section"])
+    state = os.path.join(bucket_dir, "state.json")
+    if os.path.exists(state):
+        os.remove(state)
+
+
+def reduced_script(bucket_dir: str) -> str | None:
+    """The file a bucket's replays run: ``reduced.py`` once filed; before filing (a corpus made
+    by an older fmin) ``repro.min.py`` is the reducer's; unminimized, the original."""
+    for name in ("reduced.py", "repro.min.py", "original.py"):
+        if os.path.exists(os.path.join(bucket_dir, name)):
+            return name
+    return None
