@@ -281,6 +281,15 @@ def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program()
     assert not re.search(r"^\s*(import|from) minimizer", tail, re.M)      # needs only torch
 
 
+def test_a_failure_is_filed_as_reduced_and_must_fail_with_its_recorded_signature():
+    sig = "nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: x"
+    att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=f"nvfuser error {sig}"),
+                           {"status": "error", "signature": sig})
+    assert att.expect == {"kind": "failure", "status": "error", "signature": sig}
+    assert parse(att.text).stmts == parse(_reduced()).stmts and "check_against_eager" not in att.text
+    assert "# run it: python repro.min.py, with the environment above" in att.text
+
+
 def test_a_computation_that_is_not_plain_torch_says_so(monkeypatch):
     def refuse(*a, **k):
         raise NotPlainTorch("the reference calls foo, which is not a torch op")

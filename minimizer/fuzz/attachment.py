@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import report as reports
-from ..oracle.checks import LayoutDependent, Mismatch, OrderDependent
+from ..oracle.checks import Failure, LayoutDependent, Mismatch, OrderDependent
 from ..oracle.checks.order import describe_permutation
 from ..oracle.outcome import Outcome, outcome_words
 from ..program import parse, to_source
@@ -70,10 +70,10 @@ def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=Non
         att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent)
     elif Mismatch in kinds:
         att = _checked(program, reduced, meta)
-    elif prop is not None and meta.get("kind") == "failure" and outcome:
-        att = Attachment(reduced, {"kind": "failure", "status": outcome.get("status"),
-                                   "signature": outcome.get("signature")},
-                         shows=f"{outcome.get('status')} `{outcome.get('signature')}`")
+    elif Failure in kinds:   # the recorded failure, as the reduction and the recheck hold it
+        f = next(c for c in prop.checks if isinstance(c, Failure))
+        att = Attachment(reduced, {"kind": "failure", "status": f.status, "signature": f.signature},
+                         shows=f"{f.status} `{f.signature}`")
     else:
         att = Attachment(reduced, {"kind": "none"}, notes=["no property recorded: nothing to show"])
     att.text = _seeded(att.text, program.fd_name, seed)
