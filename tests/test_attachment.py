@@ -367,6 +367,9 @@ def test_a_real_nvfuser_traceback_gets_the_workers_signature(name):
     assert o.status == "error" and o.signature == nvfuser.classify(RuntimeError(text))["signature"]
     assert standalone.judge({"kind": "failure", "status": "error", "signature": o.signature}, o)[0]
     assert not standalone.judge({"kind": "failure", "status": "error", "signature": o.signature + "x"}, o)[0]
+    # a layout finding whose failing variant errs: the same error, whatever segments its run had dumped
+    assert standalone.judge({"kind": "outcome", "status": "error", "signature": o.signature, "segments": 2,
+                             "schedulers": ["pointwise", "reduction"]}, o)[0]
 
 
 def test_a_real_nvfuser_dump_gives_the_segmentation():

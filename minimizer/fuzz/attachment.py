@@ -132,6 +132,10 @@ def _variant(program, reduced: str, verdict, check: type) -> Attachment:
 
 
 def _expected(o: Outcome) -> dict:
+    """What the filed variant must show: its error, or (it runs) its segmentation."""
+    if not o.ok:
+        return {"kind": "outcome", "status": o.status, "signature": o.signature, "segments": None,
+                "schedulers": None}
     return {"kind": "outcome", "status": o.status, "signature": o.signature, "segments": o.segments,
             "schedulers": sorted(o.schedulers) if o.schedulers is not None else None}
 

@@ -565,7 +565,7 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         filed = None
-        if name == "reduced.py" and (m.get("attachment") or {}).get("expect"):
+        if name == "reduced.py" and ((m.get("attachment") or {}).get("expect") or {}).get("kind", "none") != "none":
             with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
                 filed = {"text": f.read(), "expect": m["attachment"]["expect"]}
         outcome = store.outcome(m["key"])

@@ -16,6 +16,7 @@ an attachment.
 from __future__ import annotations
 
 import os
+import time
 
 from ..oracle.checks import LayoutDependent, OrderDependent
 from ..oracle.pool import Pools
@@ -36,8 +37,12 @@ def file_reduced(reduced: str, path: str, meta: dict, outcome: dict | None, ctx,
                                                     for c in prop.checks):
         verdict = evaluate(prop, reduced, path, Pools.of(pool, reference=ref), seed=ctx.seed)
     att = attachment.build(reduced, path, meta, outcome, verdict, seed=ctx.seed)
-    record = standalone.standalone(att.text, att.expect, backend=ctx.backend, device=ctx.device,
-                                   timeout=ctx.timeout)
+    if att.expect.get("kind") == "none":   # nothing it must show (a --test property, no variant known)
+        record = {"ran": False, "reproduced": None, "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                  "why": "nothing to show: " + ("; ".join(att.notes) or "the bucket's property is not one fmin files")}
+    else:
+        record = standalone.standalone(att.text, att.expect, backend=ctx.backend, device=ctx.device,
+                                       timeout=ctx.timeout)
     return {"reduced": reduced, "text": att.text, "section": attachment.passing_section(att),
             "attachment": att.to_json(), "standalone": record}
 

@@ -203,7 +203,8 @@ def judge(expect: dict, o: Outcome) -> tuple[bool, str]:
     if kind == "outcome":
         want = Outcome(expect.get("status"), o.backend, signature=expect.get("signature"),
                        segments=expect.get("segments"), schedulers=expect.get("schedulers"))
-        if outcome_key(o) == outcome_key(want):
+        if (outcome_key(o) == outcome_key(want) if want.ok else
+                (o.status, o.signature) == (want.status, want.signature)):   # an error: the same error
             return True, outcome_words(o)
         if o.ok and o.segments is None and want.ok:
             return False, "it ran, but printed no segmentation to compare (the header states no NVFUSER_DUMP)"
