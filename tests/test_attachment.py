@@ -387,3 +387,30 @@ def test_the_header_states_the_environment_and_inductor_config():
     assert standalone.stated_environment(h + "import torch\n") == {"NVFUSER_DISABLE": "parallel_compile",
                                                                     "NVFUSER_DUMP": "segmented_fusion"}
     assert standalone.stated_inductor_config(h) == ["cpp.inject_relu_bug_TESTING_ONLY=accuracy", "a.b=3"]
+
+
+def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reproduces_standalone():
+    """End to end on a real compiler (Inductor on this CPU): the corpus's reshape bucket
+    (5130c4375d23, found on Triton) is a view in its reduced layout (no kernel) and a copy kernel
+    in the swapped one. Filing replays its property, files the swapped layout, runs it standalone
+    through the launcher, and the run shows the variant's kernel."""
+    from minimizer.fuzz.campaign import backend_pools
+    from minimizer.fuzz.filing import file_reduced
+    from minimizer.oracle.context import RunContext
+    d = os.path.join(FINDINGS, "5130c4375d23")
+    with open(os.path.join(d, "finding.json"), encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["environment"] = {**meta["environment"], "device": "cpu", "gpu": None}
+    with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
+        reduced = f.read()
+    ctx = RunContext(backend="inductor", device="cpu", jobs=1, quiet=True, timeout=300)
+    with backend_pools(ctx) as (pool, ref):
+        filed = file_reduced(reduced, os.path.join(d, "reduced.py"), meta, None, ctx, pool, ref)
+    p = parse(filed["text"])
+    assert p.input_stmts()[0].arg("stride_order") == (0, 1) and p.inputs[0].strides == (1, 7)
+    att, sa = filed["attachment"], filed["standalone"]
+    assert att["expect"]["status"] == "ok" and att["expect"]["segments"] == 1, att
+    assert "layout that fails" in att["variant"] and att["passing_shows"] == "0 segments"
+    assert sa["ran"] and sa["reproduced"] and sa["exit_code"] == 0, sa
+    assert sa["command"].startswith("python -m minimizer.backends.launch inductor cpu repro.min.py")
+    assert "fd.define_tensor(shape=[7, 12], contiguity=[True, True]" in filed["section"]
