@@ -8,6 +8,10 @@
 # repro.min.py`. Then the bug list (corpus/report.md).
 # Device call from the project root, .nvfd carried (bash ../shared/device/nvfuser/prepare.sh here):
 #   run(command="bash scripts/h200_buglist.sh", carry=[".nvfd"], timeout_s=600)
+# A second, optional call files the committed corpus the same way (its nvFuser buckets replayed by
+# `fmin fuzz --recheck`, each reduced one re-filed and run standalone; $OUT/findings.tgz is the
+# refiled corpus/findings to unpack over the repository's):
+#   run(command="bash scripts/h200_buglist.sh recheck", carry=[".nvfd"], timeout_s=600)
 # Knobs: FMIN_T (campaign seconds, 200), MB (--minimize-budget, 180), SEED (2031), JOBS (4), DEADLINE
 # (seconds after which no more outside runs start, 560: the call's limit is 600).
 # Leaves under $OUT: versions.txt, campaign.txt (the summary: the bug list's rows for what it
@@ -23,6 +27,16 @@ source "${NVF:-.nvfd}/activate.sh" 210 > "$out/versions.txt" 2>&1
 NVF_PATH=${PYTHONPATH:-}                      # nvFuser's, without fmin: what the outside runs get
 export PYTHONPATH=$PWD:$NVF_PATH PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$out/versions.txt" 2>&1
+if [ "${1:-campaign}" = recheck ]; then
+  cp -r corpus/findings "$W/findings"
+  timeout 560 python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda --jobs "${JOBS:-4}" \
+      --corpus "$W/findings" --summary "$out/recheck.json" -q > "$out/recheck.txt" 2>&1
+  echo "recheck exit status $?" >> "$out/recheck.txt"
+  cp "$W/findings/report.md" "$out/" 2>/dev/null
+  tar czf "$out/findings.tgz" -C "$W" findings
+  cat "$out/versions.txt" "$out/recheck.txt"
+  exit 0
+fi
 T=${FMIN_T:-200}
 MB=${MB:-180}
 timeout $((T + MB + 90)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "${JOBS:-4}" \
