@@ -222,9 +222,13 @@ def _first_match(lines: list[str], rx) -> int | None:
     return next((k for k, line in enumerate(lines) if rx.match(line)), None)
 
 
+#: the heading of ``report.md``'s section on what is filed (``filing.write_filed`` replaces it)
+SECTION_TITLE = "## As filed (`repro.min.py`)"
+
+
 def passing_section(att: Attachment) -> str:
     """``report.md``'s section on what is filed: the other variant, and the attachment's notes."""
-    out = ["", "## As filed (`repro.min.py`)", ""]
+    out = ["", SECTION_TITLE, ""]
     if att.variant:
         out += [f"`repro.min.py` has {att.variant}; it shows {att.shows}. The other one shows "
                 f"{att.passing_shows}:", "", "```python", (att.passing or "").rstrip(), "```"]

@@ -94,6 +94,20 @@ def standalone_words(m: dict) -> str:
     return f"**no**: {sa.get('why', '')}"
 
 
+def standalone_tally(metas: list[dict]) -> str:
+    """Buckets' standalone runs in a few words ("" when none was filed): the campaign's summary."""
+    sas = [m["standalone"] for m in metas if m.get("standalone")]
+    if not sas:
+        return ""
+    yes = sum(bool(x.get("reproduced")) for x in sas)
+    no = [x for x in sas if x.get("ran") and not x.get("reproduced")]
+    unrun = [x for x in sas if not x.get("ran")]
+    parts = [f"{yes} reproduce"] + ([f"{len(no)} do NOT reproduce"] if no else [])
+    if unrun:
+        parts.append(f"{len(unrun)} not run ({unrun[0].get('why')})")
+    return ", ".join(parts)
+
+
 def row(m: dict, d: str, root: str) -> dict:
     """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
     name, text = _script(d)

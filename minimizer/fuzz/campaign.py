@@ -31,7 +31,7 @@ from ..program import to_source
 from . import generate
 from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist
-from .filing import reduced_script, write_filed
+from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_id, bucket_property
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
@@ -457,28 +457,11 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
         result = {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
                                                         "oracle_calls", "seconds", "property", "interrupted")}}
-        return {**result, **_file(out, meta, outcome, ctx, pool, ref)}
+        return {**result, **file_bucket_dir(out, meta, outcome, ctx, pool, ref)}
     except PropertyDoesNotHold as e:
         return {"stale": f"not reproduced when replayed: {e}", "environment": getattr(pool, "environment", None)}
     except Exception as e:
         return {"error": f"{type(e).__name__}: {e}"}
-
-
-def _file(out: str, meta: dict, outcome: dict | None, ctx, pool, ref) -> dict:
-    """The reduced bucket in ``out`` filed (``filing``): its attachment written, run standalone.
-    A filing that breaks leaves the reduction in place and says why in the standalone record."""
-    from .filing import file_reduced, write_filed
-    repro = os.path.join(out, "repro.min.py")
-    if not os.path.exists(repro):
-        return {}
-    with open(repro, encoding="utf-8") as f:
-        reduced = f.read()
-    try:
-        filed = file_reduced(reduced, os.path.join(out, "reduced.py"), meta, outcome, ctx, pool, ref)
-    except Exception as e:
-        return {"standalone": {"ran": False, "reproduced": None, "why": f"filing failed: {type(e).__name__}: {e}"}}
-    write_filed(out, filed)
-    return {"attachment": filed["attachment"], "standalone": filed["standalone"]}
 
 
 def apply_reduction(store: Store, key: str, result: dict) -> None:
@@ -522,23 +505,10 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
                                     f"(`{r.signature}`), so it is not a valid program")
     out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
     try:
-        out.update(_refile(job, v if holds else None, opt, pool, ref))
+        out.update(refile(job, v if holds else None, opt.ctx, pool, ref))
     except Exception as e:   # the replay's verdict stands whatever happens to the attachment
-        out["standalone"] = {"ran": False, "reproduced": None, "why": f"filing failed: {type(e).__name__}: {e}"}
+        out["standalone"] = failed(e)
     return out
-
-
-def _refile(job: dict, verdict, opt: CampaignOptions, pool, ref) -> dict:
-    from . import standalone
-    from .filing import file_reduced
-    if verdict is not None and job["script"] != "original.py":
-        return {"filed": file_reduced(job["text"], job["path"], job["meta"], job["outcome"], opt.ctx, pool, ref,
-                                      verdict)}
-    filed = job.get("filed")
-    if filed:
-        return {"standalone": standalone.standalone(filed["text"], filed["expect"], backend=opt.ctx.backend,
-                                                    device=opt.ctx.device, timeout=opt.ctx.timeout)}
-    return {}
 
 
 def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
@@ -613,7 +583,7 @@ def summary_lines(s: Summary) -> list[str]:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
-    filed = standalone_tally(s.new)
+    filed = buglist.standalone_tally(s.new)
     if filed:
         rows.append(("new buckets run standalone", filed))
     w = max(len(a) for a, _ in rows)
@@ -627,20 +597,6 @@ def summary_lines(s: Summary) -> list[str]:
         if sa.get("ran") and not sa.get("reproduced"):
             out.append(f"NOT REPRODUCED STANDALONE: {m['id']} ({m['kind']}): {sa.get('why')}  ({m['dir']})")
     return out
-
-
-def standalone_tally(new: list[dict]) -> str:
-    """The new buckets' standalone runs in a few words ("" when none was filed)."""
-    sas = [m["standalone"] for m in new if m.get("standalone")]
-    if not sas:
-        return ""
-    yes = sum(bool(x.get("reproduced")) for x in sas)
-    no = [x for x in sas if x.get("ran") and not x.get("reproduced")]
-    unrun = [x for x in sas if not x.get("ran")]
-    parts = [f"{yes} reproduce"] + ([f"{len(no)} do NOT reproduce"] if no else [])
-    if unrun:
-        parts.append(f"{len(unrun)} not run ({unrun[0].get('why')})")
-    return ", ".join(parts)
 
 
 def write_junit(s: Summary, path: str) -> None:

@@ -24,7 +24,7 @@ from ..oracle.property import evaluate
 from . import attachment, standalone
 from .findings import bucket_property
 
-SECTION = "\n## As filed (`repro.min.py`)"
+SECTION = "\n" + attachment.SECTION_TITLE
 
 
 def file_reduced(reduced: str, path: str, meta: dict, outcome: dict | None, ctx, pool, ref, verdict=None) -> dict:
@@ -72,3 +72,39 @@ def reduced_script(bucket_dir: str) -> str | None:
         if os.path.exists(os.path.join(bucket_dir, name)):
             return name
     return None
+
+
+def file_bucket_dir(out: str, meta: dict, outcome: dict | None, ctx, pool, ref) -> dict:
+    """The bucket just reduced into ``out`` filed in place (``campaign.reduce_bucket``): returns
+    the ``attachment`` and ``standalone`` records for ``finding.json``. A filing that breaks
+    leaves the reduction as it is and says why in the standalone record."""
+    repro = os.path.join(out, "repro.min.py")
+    if not os.path.exists(repro):
+        return {}
+    with open(repro, encoding="utf-8") as f:
+        reduced = f.read()
+    try:
+        filed = file_reduced(reduced, os.path.join(out, "reduced.py"), meta, outcome, ctx, pool, ref)
+    except Exception as e:
+        return {"standalone": failed(e)}
+    write_filed(out, filed)
+    return {"attachment": filed["attachment"], "standalone": filed["standalone"]}
+
+
+def refile(job: dict, verdict, ctx, pool, ref) -> dict:
+    """A recheck's filing (``campaign.recheck_bucket``): a reduced script whose replay held
+    (``verdict``) is filed again — ``{"filed": ...}``, which the driver writes —; otherwise the
+    stored attachment (``job["filed"]``), if any, is run standalone as it is."""
+    if verdict is not None and job["script"] != "original.py":
+        return {"filed": file_reduced(job["text"], job["path"], job["meta"], job["outcome"], ctx, pool, ref, verdict)}
+    filed = job.get("filed")
+    if filed:
+        return {"standalone": standalone.standalone(filed["text"], filed["expect"], backend=ctx.backend,
+                                                    device=ctx.device, timeout=ctx.timeout)}
+    return {}
+
+
+def failed(e: Exception) -> dict:
+    """The standalone record of a filing that broke (fmin's own error, said as such)."""
+    return {"ran": False, "reproduced": None, "at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "why": f"filing failed: {type(e).__name__}: {e}"}
