@@ -414,3 +414,19 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
     assert sa["ran"] and sa["reproduced"] and sa["exit_code"] == 0, sa
     assert sa["command"].startswith("python -m minimizer.backends.launch inductor cpu repro.min.py")
     assert "fd.define_tensor(shape=[7, 12], contiguity=[True, True]" in filed["section"]
+
+
+def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
+    """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
+    there must not resume from an attachment), report.md's section replaced on a second filing."""
+    from minimizer.fuzz.filing import reduced_script, write_filed
+    (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
+    (tmp_path / "state.json").write_text("{}")
+    att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)
+    filed = {"reduced": _reduced(), "text": att.text, "section": attachment.passing_section(att)}
+    write_filed(str(tmp_path), filed)
+    write_filed(str(tmp_path), filed)
+    md = (tmp_path / "report.md").read_text()
+    assert md.startswith("# report\n\nthe reduction\n") and md.count(attachment.SECTION_TITLE) == 1
+    assert (tmp_path / "repro.min.py").read_text() == att.text and not (tmp_path / "state.json").exists()
+    assert reduced_script(str(tmp_path)) == "reduced.py"
