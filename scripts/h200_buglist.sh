@@ -29,7 +29,7 @@ export PYTHONPATH=$PWD:$NVF_PATH PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$out/versions.txt" 2>&1
 if [ "${1:-campaign}" = recheck ]; then
   cp -r corpus/findings "$W/findings"
-  timeout 560 python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda --jobs "${JOBS:-4}" \
+  timeout 560 python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda --jobs "${JOBS:-4}" --timeout 120 \
       --corpus "$W/findings" --summary "$out/recheck.json" -q > "$out/recheck.txt" 2>&1
   echo "recheck exit status $?" >> "$out/recheck.txt"
   cp "$W/findings/report.md" "$out/" 2>/dev/null
@@ -40,7 +40,7 @@ fi
 T=${FMIN_T:-200}
 MB=${MB:-180}
 timeout $((T + MB + 90)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "${JOBS:-4}" \
-    --time "$T" --seed "${SEED:-2031}" --corpus "$W/corpus" --minimize-time 30 --minimize-budget "$MB" \
+    --time "$T" --seed "${SEED:-2031}" --timeout 120 --corpus "$W/corpus" --minimize-time 30 --minimize-budget "$MB" \
     --summary "$out/summary.json" --junit "$out/junit.xml" -q > "$out/campaign.txt" 2>&1
 echo "campaign exit status $?" >> "$out/campaign.txt"
 
