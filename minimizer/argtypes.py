@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 
 def number(kind, low: float, inclusive: bool = True, what: str = "a number"):
@@ -22,3 +23,19 @@ def number(kind, low: float, inclusive: bool = True, what: str = "a number"):
 POSITIVE_INT = number(int, 1)
 NON_NEGATIVE_INT = number(int, 0)
 POSITIVE_SECONDS = number(float, 0, inclusive=False)
+
+
+def key_values(items) -> dict:
+    """``KEY=VALUE`` items (``--inductor-config``, the ``# inductor config:`` line of a repro's
+    header) as a dict, each VALUE read as JSON, else kept as a string. Raises ValueError naming a
+    malformed item."""
+    out = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"expected KEY=VALUE, got {item!r}")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out

@@ -7,7 +7,6 @@ run only in worker processes.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
@@ -43,18 +42,11 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def _inductor_config(items: list[str]) -> dict:
-    out = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"--inductor-config: expected KEY=VALUE, got {item!r}")
-        try:
-            out[key.strip()] = json.loads(value)
-        except ValueError:
-            out[key.strip()] = value
-    return out
-
-
+    from .argtypes import key_values
+    try:
+        return key_values(items)
+    except ValueError as e:
+        raise UsageError(f"--inductor-config: {e}") from None
 
 
 def _size(text: str) -> int:
@@ -584,13 +576,18 @@ def _recheck(opt, ray_opt=None) -> int:
     if not rows:
         print(f"no {opt.ctx.backend} buckets in {opt.corpus}")
         return 0
-    print("| bucket | script | reproduces | reason |\n|---|---|---|---|")
+    print("| bucket | script | reproduces | reason | repro.min.py standalone |\n|---|---|---|---|---|")
     for r in rows:
         rep = {True: "yes", False: "**no** (stale)", None: "?"}[r["reproduces"]]
         why = r["reason"].replace("|", "\\|").replace("\n", " ")
-        print(f"| {r['id']} | {r['script']} | {rep} | {why[:160]} |")
+        alone = {True: "yes", False: "**no**", None: "not run"}[r.get("standalone")]
+        if r.get("standalone") is not True and r.get("standalone_why"):
+            alone += ": " + r["standalone_why"].replace("|", "\\|").replace("\n", " ")[:120]
+        print(f"| {r['id']} | {r['script']} | {rep} | {why[:160]} | {alone} |")
     n = sum(r["reproduces"] is False for r in rows)
-    print(f"{len(rows)} bucket(s) rechecked on {opt.ctx.backend}: {len(rows) - n} reproduce, {n} stale")
+    shown = sum(r.get("standalone") is True for r in rows)
+    print(f"{len(rows)} bucket(s) rechecked on {opt.ctx.backend}: {len(rows) - n} reproduce, {n} stale; "
+          f"{shown} shown by repro.min.py run standalone; bug list {os.path.join(opt.corpus, 'report.md')}")
     return 0
 
 
@@ -623,6 +620,7 @@ def cmd_merge(args) -> int:
     for d in args.sources:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")
+    from .fuzz import buglist
     r = merge(args.sources, args.into)
     k = r["rekey"]
     print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated; re-keyed: "
@@ -631,6 +629,7 @@ def cmd_merge(args) -> int:
     for key, ids in sorted(k["groups"].items(), key=lambda kv: (-len(kv[1]), kv[0])):
         print(f"  {len(ids)} -> {bucket_id(key)}: {key}")
         print(f"       from {' '.join(ids)}")
+    print(f"bug list: {buglist.write(args.into)}")
     return 0
 
 

@@ -375,7 +375,7 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     (b,) = relu
     assert b["kind"] == "mismatch" and b["owner"] == "inductor" and b["minimized"]   # eager translation agrees
     assert b["generator"] == {"frontend": None, "max_ops": 12}     # what --replay needs
-    minimal = (corpus / b["id"] / "repro.min.py").read_text()
+    minimal = (corpus / b["id"] / "reduced.py").read_text()
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
     assert (corpus / b["id"] / "report.md").exists() and (corpus / b["id"] / "original.py").exists()
@@ -383,20 +383,35 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     assert b["key"] == "inductor mismatch values: relu" and b["dtypes"] and b["ranks"]
     run = json.loads((corpus / b["id"] / "outcome.min.json").read_text())
     assert run["status"] == "ok" and run["backend"] == "inductor"
+    # filed: repro.min.py is the same fusion ending with the eager check, and run standalone (a
+    # fresh process, the header's Inductor config) it fails with the check's AssertionError
+    attached = (corpus / b["id"] / "repro.min.py").read_text()
+    assert parse(attached).stmts == parse(minimal).stmts and "check_against_eager(outputs" in attached
+    assert "# inductor config: cpp.inject_relu_bug_TESTING_ONLY=accuracy" in attached
+    sa = b["standalone"]
+    assert sa["ran"] and sa["reproduced"] and sa["exit_code"] == 1, sa
+    assert sa["why"].startswith("AssertionError: wrong result (values) in output 0") and "expected 0.0" in sa["why"]
+    assert "| yes |" in r.stdout and "1 reproduce" in r.stdout                 # the summary's rows and tally
+    listed = (corpus / "report.md").read_text()
+    assert f"| {b['id']} | inductor | mismatch (values) | output of `relu`" in listed and "| yes |" in listed
     suite = ET.parse(tmp_path / "j.xml").getroot()
     assert int(suite.get("failures")) >= 1
-    assert any(tc.get("name") == b["id"] and tc.find("failure") is not None for tc in suite.iter("testcase"))
-    # --recheck: the minimal repro still shows it with the injected bug, and not without it
-    # (what an upgrade that fixes a bug looks like); a stale bucket that reproduces again is not
+    assert any(tc.get("name") == b["id"] and "reproduces standalone" in tc.find("failure").get("message")
+               for tc in suite.iter("testcase") if tc.find("failure") is not None)
+    # --recheck: the reduced script still shows it with the injected bug, and not without it
+    # (what an upgrade that fixes a bug looks like); a stale bucket that reproduces again is not.
+    # The attachment runs standalone each time, as its header states: with the injection.
     rc = ["fuzz", "--recheck", "--backend", "inductor", "--device", "cpu", "--corpus", str(corpus), "--jobs", "2", "-q"]
     r = fmin(*rc, "--inductor-config", RELU_BUG)
-    assert r.returncode == 0 and f"| {b['id']} | repro.min.py | yes |" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"| {b['id']} | reduced.py | yes |" in r.stdout, r.stdout + r.stderr
+    assert r.stdout.split(f"| {b['id']} | reduced.py | yes |")[1].split("\n")[0].endswith("| yes |"), r.stdout
     r = fmin(*rc, "--summary", str(tmp_path / "rc.json"))
-    assert r.returncode == 0 and f"| {b['id']} | repro.min.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"| {b['id']} | reduced.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
     (row,) = json.loads((tmp_path / "rc.json").read_text())["buckets"]
-    assert row["id"] == b["id"] and row["reproduces"] is False
+    assert row["id"] == b["id"] and row["reproduces"] is False and row["standalone"] is True
     m = Store(str(corpus)).meta(b["key"])
     assert m["stale"] and m["recheck"]["reproduces"] is False and "match reference" in m["recheck"]["reason"]
+    assert "## Stale (1)" in (corpus / "report.md").read_text()
     r = fmin(*rc, "--inductor-config", RELU_BUG)
     assert "stale" not in Store(str(corpus)).meta(b["key"]) and "1 reproduce, 0 stale" in r.stdout
     # the same campaign again: the bucket is known, counted, not re-minimized; nothing new

@@ -34,6 +34,9 @@ class RunOptions:
     ``fp64``            compute every floating value in float64 (the exact reference; ``reference``)
     ``eager``           run Inductor's translation without compiling it (fuzz triage; ``inductor``)
     ``inductor_config`` Inductor config patched around every compile (``--inductor-config``; ``inductor``)
+    ``standalone``      run it as a maintainer would: the script's own checks of its outputs run (a wrong
+                        result's attachment ends with one, ``fuzz/attachment.py``); inside fmin's runs they
+                        are skipped, fmin judges outputs itself (every backend; ``backends/launch.py``)
     """
     seed: int = 0
     want_values: bool = False
@@ -41,6 +44,7 @@ class RunOptions:
     fp64: bool = False
     eager: bool = False
     inductor_config: tuple[tuple[str, Any], ...] = ()
+    standalone: bool = False
 
     def replace(self, **kw) -> "RunOptions":
         return dataclasses.replace(self, **kw)

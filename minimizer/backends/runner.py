@@ -88,7 +88,7 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
         rec.wrap(cls)
     with _installed(modules, rec):
         torch.manual_seed(options.seed)
-        error = _exec_script(text, path, devices, device)
+        error = _exec_script(text, path, devices, device, options)
     result: dict[str, Any] = {"executions": len(rec.calls)}
     if devices.remapped:   # the script named devices this machine does not have
         result["environment"] = {"device_remap": dict(devices.remapped)}
@@ -129,10 +129,10 @@ def _installed(modules: dict[str, Any], rec: Recorder) -> Iterator[None]:
         _current[0] = None
 
 
-def _exec_script(text: str, path: str, devices, device: str) -> BaseException | None:
+def _exec_script(text: str, path: str, devices, device: str, options: RunOptions) -> BaseException | None:
     """Runs ``text`` as ``__main__`` under the device map; returns what it raised, None when it ran
     to its end or exited with status 0. Anything it raises is its outcome, not the worker's."""
-    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    g = _script_globals(path, options)
     try:
         code = compile(text, path, "exec")
         with devices:
@@ -187,6 +187,16 @@ def _add_outputs(result: dict, last: dict, values_path: str | None) -> None:
 
 def _on_cpu(v: Any) -> Any:
     return v.detach().to("cpu") if isinstance(v, torch.Tensor) else v
+
+
+def _script_globals(path: str, options: RunOptions) -> dict:
+    """The globals a script runs in, as ``__main__``. ``__fmin__`` tells a script's own checks of
+    its outputs (the eager check a wrong result's attachment ends with) that fmin judges the
+    outputs itself; a standalone run (``options.standalone``, ``backends/launch.py``) leaves it out."""
+    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    if not options.standalone:
+        g["__fmin__"] = True
+    return g
 
 
 def _gapped_storages(inputs) -> dict[int, torch.Tensor]:

@@ -30,6 +30,8 @@ from ..progress import ProgressLine
 from ..program import to_source
 from . import generate
 from ..oracle.session import Candidate, Session, Verdict, chain
+from . import buglist
+from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, judge
 from .strategies import covered_ops
@@ -77,6 +79,7 @@ class Summary:
     minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
     resumed: int = 0                                        # programs judged before a resume, skipped
     ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
+    hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
 
     @property
     def per_second(self) -> float:
@@ -94,7 +97,7 @@ class Summary:
                 "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
                 "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
-                "minimized": self.minimized,
+                "minimized": self.minimized, "buckets_hit": self.hit,
                 "environment": self.environment,
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {})}
@@ -207,10 +210,12 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
             if opt.minimize:
                 run.minimize_pending(runner)
             run.s.ran_on = runner.describe()
+        run.s.hit = run.hit_rows()
     finally:
         run.close()
     run.s.seconds = time.monotonic() - run.t0
     write_reports(run.s, opt)
+    buglist.write(opt.corpus)
     return run.s
 
 
@@ -349,6 +354,16 @@ class _Campaign:
             self.s.known[os.path.basename(d)] += 1
         return is_new
 
+    def hit_rows(self) -> list[dict]:
+        """The bug list's rows (``buglist.row``) of the buckets this campaign hit: new ones first
+        (in the order found), then known ones, the most often hit first."""
+        new = [m["key"] for m in self.s.new]
+        known = [m for m in self.store.buckets() if m["id"] in self.s.known and m["key"] not in new]
+        known.sort(key=lambda m: -self.s.known[m["id"]])
+        metas = [self.store.meta(k) or {} for k in new] + known
+        return [{k: v for k, v in r.items() if k != "_m"} | {"new": i < len(new)}
+                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas))]
+
     def pending(self) -> list[str]:
         """Buckets to minimize: this campaign's new ones first, then any the corpus holds
         unminimized (a shard run with --no-minimize, an interrupted campaign)."""
@@ -379,7 +394,8 @@ class _Campaign:
                 for m in self.s.new:
                     if m["key"] == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
                         m.update({k: v for k, v in (store.meta(key) or {}).items()
-                                  if k in ("minimized", "reduction", "id", "key")}, dir=store.dir(key))
+                                  if k in ("minimized", "reduction", "id", "key", "attachment", "standalone", "stale")},
+                                 dir=store.dir(key))
 
         try:
             for key in self.pending():
@@ -441,9 +457,10 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
-        minimized_outcome(out, pool, ctx)
-        return {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
-                                                      "oracle_calls", "seconds", "property", "interrupted")}}
+        minimized_outcome(out, pool, ctx)   # the reduced script's own run, before filing makes the attachment
+        result = {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
+                                                        "oracle_calls", "seconds", "property", "interrupted")}}
+        return {**result, **file_bucket_dir(out, meta, outcome, ctx, pool, ref)}
     except PropertyDoesNotHold as e:
         return {"stale": f"not reproduced when replayed: {e}", "environment": getattr(pool, "environment", None)}
     except Exception as e:
@@ -478,13 +495,20 @@ def apply_reduction(store: Store, key: str, result: dict) -> None:
         store.mark_minimized(key, {"error": result["error"]})
     else:
         store.mark_minimized(key, result["minimized"])
-        rekey_minimized(store, key)
+    if "standalone" in result:
+        store.mark_filed(key, result.get("attachment"), result["standalone"])
+    if "minimized" in result and "stale" not in result and "error" not in result:
+        rekey_minimized(store, key)   # last: it may move the bucket to another key
 
 
 def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
-    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``) replayed under its
-    property, once more if it does not show it; a failure whose program the reference now
-    rejects too is no longer a finding. Returns ``reproduces``, ``reason``, ``environment``."""
+    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``, ``meta``, ``outcome``,
+    ``filed``: the stored attachment and its expectation, if any) replayed under its property,
+    once more if it does not show it; a failure whose program the reference now rejects too is no
+    longer a finding. A reduced script that reproduces is filed again (its attachment rebuilt from
+    this replay, and run standalone); one that does not keeps its attachment, which is run
+    standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
+    ``standalone``."""
     from ..oracle.property import evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
@@ -497,7 +521,12 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
         if not r.ok:   # a rule the reference has learnt since: the program was never valid
             holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                     f"(`{r.signature}`), so it is not a valid program")
-    return {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+    out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+    try:
+        out.update(refile(job, v if holds else None, opt.ctx, pool, ref))
+    except Exception as e:   # the replay's verdict stands whatever happens to the attachment
+        out["standalone"] = failed(e)
+    return out
 
 
 def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
@@ -513,17 +542,23 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
             and (m.get("environment") or {}).get("device", opt.ctx.device) == opt.ctx.device]
     rows: list[dict] = []
     if not todo:
+        buglist.write(opt.corpus)
         return rows
     status = ProgressLine(opt.ctx.quiet, every=5)
 
     def job(m: dict) -> dict:
         d = store.dir(m["key"])
-        name = "repro.min.py" if os.path.exists(os.path.join(d, "repro.min.py")) else "original.py"
+        name = reduced_script(d)
         path = os.path.join(d, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        filed = None
+        if name == "reduced.py" and ((m.get("attachment") or {}).get("expect") or {}).get("kind", "none") != "none":
+            with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
+                filed = {"text": f.read(), "expect": m["attachment"]["expect"]}
+        outcome = store.outcome(m["key"])
         return {"id": m["id"], "key": m["key"], "script": name, "text": text, "path": path, "kind": m.get("kind"),
-                "prop": bucket_property(m, store.outcome(m["key"]))}
+                "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
 
     runner = runner if runner is not None else LocalRunner(opt)
     with runner:
@@ -540,10 +575,18 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
             else:
                 r = fut.result().detail
                 store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"])
-                row.update(reproduces=r["reproduces"], reason=r["reason"])
+                if r.get("filed"):
+                    write_filed(store.dir(j["key"]), r["filed"])
+                    store.mark_filed(j["key"], r["filed"]["attachment"], r["filed"]["standalone"])
+                elif r.get("standalone"):
+                    store.mark_filed(j["key"], None, r["standalone"])
+                sa = (r.get("filed") or r).get("standalone") or {}
+                row.update(reproduces=r["reproduces"], reason=r["reason"], standalone=sa.get("reproduced"),
+                           standalone_why=sa.get("why"))
             rows.append(row)
             status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
     status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
+    buglist.write(opt.corpus)
     return rows
 
 
@@ -562,14 +605,19 @@ def summary_lines(s: Summary) -> list[str]:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
+    filed = buglist.standalone_tally(s.new)
+    if filed:
+        rows.append(("new buckets run standalone", filed))
     w = max(len(a) for a, _ in rows)
     out = ["| " + "what".ljust(w) + " | value |", "|" + "-" * (w + 2) + "|-------|"]
     out += [f"| {a.ljust(w)} | {b} |" for a, b in rows]
+    if s.hit:   # the bug list's rows (``buglist``) of what this campaign found
+        out += ["", f"Buckets hit ({len(s.hit)}; new first):", ""]
+        out += buglist.table([{**r, "bucket": ("new " if r.get("new") else "") + r["bucket"]} for r in s.hit])
     for m in s.new:
-        red = m.get("reduction") or {}
-        size = f", minimized {red.get('ops_before')} -> {red.get('ops_after')} ops" if "ops_after" in red else \
-            (f", not minimized: {red['error']}" if "error" in red else "")
-        out.append(f"new [{m['owner']}] {m['kind']}: {m['key']}  ({m['dir']}{size})")
+        sa = m.get("standalone") or {}
+        if sa.get("ran") and not sa.get("reproduced"):
+            out.append(f"NOT REPRODUCED STANDALONE: {m['id']} ({m['kind']}): {sa.get('why')}  ({m['dir']})")
     return out
 
 
@@ -581,7 +629,11 @@ def write_junit(s: Summary, path: str) -> None:
                  f'time="{s.seconds:.1f}"><system-out>{escape(f"{s.programs} programs, {got}/{of} ops")}'
                  f'</system-out></testcase>')
     for m in s.new:
-        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}"
+        sa = m.get("standalone") or {}
+        alone = ("; reproduces standalone" if sa.get("reproduced") else
+                 f"; does NOT reproduce standalone: {sa.get('why')}" if sa.get("ran") else
+                 f"; not run standalone: {sa.get('why')}" if sa else "")
+        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}{alone}"
         cases.append(f'  <testcase classname="fmin.fuzz.{escape(m["kind"])}" name={quoteattr(m["id"])}>'
                      f'<failure message={quoteattr(msg)}>{escape(m.get("words", ""))}\n{escape(m["dir"])}</failure>'
                      f'</testcase>')

@@ -12,8 +12,10 @@ example id seen and the count, the dtypes and ranks of its examples' inputs, the
 in ``old_keys``, and ``layout_dependent``/``order_dependent`` where some of its examples fail only
 with the inputs relayouted or permuted), ``original.py`` (the first program that showed it,
 runnable: for such a failure the failing variant), ``outcome.json``, and once minimized
-``repro.min.py``, ``report.md`` and ``report.json`` (the reducer's own files) and
-``outcome.min.json`` (the minimal repro's own run). A known bucket is counted, never
+``reduced.py`` (the reducer's result), ``repro.min.py`` (the attachment filed from it,
+``filing``: what a maintainer runs), ``report.md`` and ``report.json``, and ``outcome.min.json``
+(the reduced script's own run); ``finding.json`` then also records the attachment and its
+standalone run. A known bucket is counted, never
 re-minimized. A bucket whose original no longer shows the finding when the reducer replays it
 (fixed in the backend, or a rule of fmin's reference corrected since) is marked ``stale`` with the
 reason and the environment of that replay, and kept: its history is part of the record. A stale
@@ -44,7 +46,8 @@ def bucket_id(key: str) -> str:
 
 
 #: files of a bucket that a reduction writes (and a merge keeps together)
-REDUCTION_FILES = ("repro.min.py", "report.md", "report.json", "outcome.min.json", "state.json", "cache.json")
+REDUCTION_FILES = ("repro.min.py", "reduced.py", "report.md", "report.json", "outcome.min.json", "state.json",
+                   "cache.json")
 
 
 class Store:
@@ -116,6 +119,18 @@ class Store:
         if m is None:
             return
         m["stale"] = {"reason": reason, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "environment": environment or {}}
+        self._save(key, m)
+
+    def mark_filed(self, key: str, attachment: dict | None, standalone: dict) -> None:
+        """What filing the bucket recorded (``filing``): its attachment (what ``repro.min.py`` must
+        show; None keeps the one recorded) and its standalone run (ran, reproduced, why, exit code,
+        the tail of its output, the environment it was given, when)."""
+        m = self.meta(key)
+        if m is None:
+            return
+        if attachment is not None:
+            m["attachment"] = attachment
+        m["standalone"] = standalone
         self._save(key, m)
 
     def _save(self, key: str, m: dict) -> None:
@@ -316,6 +331,7 @@ def merge(sources: list[str], into: str) -> dict:
                     if os.path.exists(s):
                         shutil.copy(s, os.path.join(into, name, fname))
                 dm["minimized"], dm["reduction"] = True, sm.get("reduction")
+                dm.update({k: sm[k] for k in ("attachment", "standalone") if k in sm})
             _write(dp, json.dumps(_joined(dm, sm), indent=1, default=str))
             merged += 1
     return {"new": new, "merged": merged, "rekey": rekey(into)}
@@ -399,11 +415,14 @@ def _today(store: Store, m: dict) -> dict | None:
     refreshed outcome written back), or None."""
     from ..oracle.rootcause import refreshed
     d = store.dir(m["key"])
-    minimized = m.get("minimized") and os.path.exists(os.path.join(d, "repro.min.py"))
+    # the reducer's result: ``reduced.py`` once filed (``repro.min.py`` is then the attachment)
+    reduced = next((os.path.join(d, n) for n in ("reduced.py", "repro.min.py") if os.path.exists(os.path.join(d, n))),
+                   None)
+    minimized = m.get("minimized") and reduced is not None
     outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
     if m.get("kind") == "failure":
         if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status"):
-            o, text, name = o_min, _read(os.path.join(d, "repro.min.py")), "outcome.min.json"
+            o, text, name = o_min, _read(reduced), "outcome.min.json"
         else:
             o, text, name = outcome, _read(os.path.join(d, "original.py")), "outcome.json"
         if o is None:
@@ -417,7 +436,7 @@ def _today(store: Store, m: dict) -> dict | None:
         if m["key"].startswith("reference "):   # fmin's: the words say the reference rejects it
             return {"key": key}
         return {"key": key, "words": f"{m.get('backend', '')} {fresh.get('status')}: {fresh.get('signature')}"}
-    program = _program(_read(os.path.join(d, "repro.min.py"))) if minimized else None
+    program = _program(_read(reduced)) if minimized else None
     key = bucket_key(m, None, program, bool(program))
     return {"key": key} if key is not None and key != m["key"] else None
 

@@ -1,0 +1,241 @@
+"""A bucket's ``repro.min.py`` as it is filed: the script a maintainer runs with ``python
+repro.min.py`` and sees the bug.
+
+The reducer's result (kept beside it as ``reduced.py``: what fmin replays, rechecks and could
+reduce further) does not always show the bug by itself:
+
+* a **layout- or order-dependent** finding is reduced under "another layout (order) of the
+  inputs changes the outcome", so the reduced program is the one whose layout *passes*. The
+  attachment is the variant that fails — ``define_tensor`` and ``inputs`` in the failing layout
+  (``variants.relayout``) or order (the permutation the property replay found) — and the other
+  one goes into ``report.md``. When both run (a segmentation that changes), the variant is filed
+  and the reduced program is "the other layout";
+* a **wrong result** runs silently. The attachment ends with the same computation in eager
+  PyTorch (``program.torch_code``: the catalog's references traced to ATen ops, and their float64
+  version) and fmin's comparison (``eager_check``, its tolerances as literals), which raises an
+  AssertionError naming the output, the worst element, got vs expected. Where the computation
+  cannot be written as plain torch, the script says so instead of pretending to check.
+
+Every attachment sets ``torch.manual_seed`` to the seed fmin ran it with just before its inputs
+list, so a standalone run draws the input values fmin's run drew. The check is skipped inside
+fmin's own workers (``__fmin__`` in the script's globals, ``backends/runner.py``): fmin judges
+outputs itself, and ``fmin check repro.min.py`` must see the fusion's outcome, not the check's.
+
+``build`` is pure: the property replay that says which variant fails is the caller's
+(``campaign.reduce_bucket``, ``recheck_bucket``), so this module runs nothing.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+
+from .. import report as reports
+from ..oracle.checks import Failure, LayoutDependent, Mismatch, OrderDependent
+from ..oracle.checks.order import describe_permutation
+from ..oracle.outcome import Outcome, outcome_words
+from ..program import parse, to_source
+from ..program.torch_code import NotPlainTorch, function_text
+from ..program.variants import input_names, permute_inputs, relayout
+from . import eager_check
+from .findings import bucket_property, differs
+from .standalone import stated_inductor_config
+
+
+@dataclass
+class Attachment:
+    """What ``repro.min.py`` holds and what running it must show (``expect``, for
+    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"none", ...}``."""
+    text: str
+    expect: dict
+    shows: str = ""                    # what running it shows, in words
+    variant: str | None = None         # the failing variant, in words ("swapping inputs 0 and 1")
+    passing: str | None = None         # the other variant's program (for report.md)
+    passing_shows: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"expect": self.expect, "shows": self.shows, "variant": self.variant,
+                "passing_shows": self.passing_shows, "notes": self.notes}
+
+
+def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=None, *, seed: int = 0) -> Attachment:
+    """The attachment of a bucket whose reduced script is ``reduced`` (its text). ``verdict``: the
+    bucket property's verdict on it (``property.evaluate``), whose evidence names the failing
+    variant of an order/layout finding; ``seed``: the torch seed of fmin's runs."""
+    program = parse(reduced, path)
+    prop = bucket_property(meta, outcome)
+    kinds = {type(c) for c in (prop.checks if prop is not None else ())}
+    if kinds & {LayoutDependent, OrderDependent}:
+        att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent)
+    elif Mismatch in kinds:
+        att = _checked(program, reduced, meta)
+    elif Failure in kinds:   # the recorded failure, as the reduction and the recheck hold it
+        f = next(c for c in prop.checks if isinstance(c, Failure))
+        att = Attachment(reduced, {"kind": "failure", "status": f.status, "signature": f.signature},
+                         shows=f"{f.status} `{f.signature}`")
+    else:
+        att = Attachment(reduced, {"kind": "none"}, notes=["no property recorded: nothing to show"])
+    att.text = _seeded(att.text, program.fd_name, seed)
+    header = reports.original_header(att.text)
+    if not header:   # reduced by an fmin that wrote none: where it was found stands in
+        header = reports.repro_header(meta.get("environment") or {}, None,
+                                      prop.describe() if prop is not None else "?").rstrip("\n")
+    att.text = reports.with_header(att.text, header + "\n" + _header_lines(meta, att, header))
+    return att
+
+
+def run_line(meta: dict, header: str) -> str:
+    """How to run the attachment: ``python repro.min.py`` for nvFuser; for a backend fmin stands in
+    front of, fmin's launcher (``backends/launch.py``: the script behind fmin's FusionDefinition)."""
+    backend = meta.get("backend") or (meta.get("environment") or {}).get("backend") or "nvfuser"
+    if backend == "nvfuser":
+        return "python repro.min.py, with the environment above"
+    device = (meta.get("environment") or {}).get("device") or "cpu"
+    cfg = " ".join(stated_inductor_config(header))
+    return (f"python -m minimizer.backends.launch {backend} {device} repro.min.py"
+            + (f" {cfg}" if cfg else "") + f" (fmin's FusionDefinition in front of {backend})")
+
+
+def _header_lines(meta: dict, att: Attachment, header: str) -> str:
+    words = " ".join(str(meta.get("words", "")).split())
+    lines = [f"# finding: {meta.get('kind')} ({meta.get('owner')}), bucket {meta.get('id')}: {words[:300]}",
+             f"# run it: {run_line(meta, header)}"]
+    if att.variant:
+        lines.append(f"# as filed: {att.variant}; the other one ({att.passing_shows}) is in report.md")
+    if att.shows:
+        lines.append(f"# running it shows: {' '.join(att.shows.split())[:300]}")
+    lines += [f"# note: {n}" for n in att.notes]
+    return "\n".join(lines) + "\n"
+
+
+def _variant(program, reduced: str, verdict, check: type) -> Attachment:
+    """The variant (layout or order) that fails, from the property replay's evidence."""
+    ev = verdict.get(check) if verdict is not None else None
+    if ev is None or not getattr(ev, "found", False):
+        return Attachment(reduced, {"kind": "none"},
+                          notes=["the replay did not show the variant that fails: filed as reduced"])
+    if check is LayoutDependent:
+        variant = relayout(program)[0]
+        how = "layout", "the two innermost dims of " + ", ".join(ev.changed) + " swapped in memory"
+    else:
+        variant = permute_inputs(program, ev.perm)
+        how = "order", describe_permutation(ev.perm, input_names(program))
+    base, var = ev.original, ev.outcome
+    if base is not None and not base.ok and var.ok:   # the reduced program is the one that fails
+        return Attachment(reduced, _expected(base), shows=outcome_words(base),
+                          variant=f"the inputs in the {how[0]} that fails, as reduced (the variant, {how[1]}, passes)",
+                          passing=to_source(variant), passing_shows=outcome_words(var))
+    return Attachment(to_source(variant), _expected(var), shows=outcome_words(var),
+                      variant=f"the inputs in the {how[0]} that fails: {how[1]}", passing=reduced,
+                      passing_shows=outcome_words(base))
+
+
+def _expected(o: Outcome) -> dict:
+    """What the filed variant must show: its error, or (it runs) its segmentation."""
+    if not o.ok:
+        return {"kind": "outcome", "status": o.status, "signature": o.signature, "segments": None,
+                "schedulers": None}
+    return {"kind": "outcome", "status": o.status, "signature": o.signature, "segments": o.segments,
+            "schedulers": sorted(o.schedulers) if o.schedulers is not None else None}
+
+
+# ---------------------------------------------------------------- the eager check of a wrong result
+_EXECUTE = r"^(?:(?P<out>\w+)\s*=\s*)?{fd}\.execute\(\s*(?P<inputs>\w+)\s*\)\s*$"
+
+
+def _checked(program, reduced: str, meta: dict) -> Attachment:
+    """``reduced`` with the eager check after its ``fd.execute``."""
+    what = differs(meta) or "values"
+    expect = {"kind": "mismatch", "differs": what}
+    lines = reduced.splitlines()
+    at = _last_match(lines, re.compile(_EXECUTE.format(fd=re.escape(program.fd_name))))
+    if at is None:
+        return Attachment(reduced, {"kind": "none"},
+                          notes=["no `fd.execute(inputs)` line to check the outputs of: the script runs silently"])
+    try:
+        eager = function_text(program, "eager_reference", doc="The fusion in eager PyTorch, at the script's dtypes.")
+        exact = function_text(program, "exact_reference", upcast=True,
+                              doc="The same in float64: tells rounding from a wrong value.")
+    except NotPlainTorch as e:
+        lines[at:at] = [f"# fmin could not write this computation as plain torch code ({e}), so nothing here",
+                        "# compares the outputs with eager PyTorch; fmin's own comparison said:",
+                        f"# {' '.join(str(meta.get('words', '')).split())[:300]}"]
+        return Attachment("\n".join(lines) + "\n", {"kind": "none"},
+                          notes=[f"the outputs are not checked: {e}"])
+    m = re.match(_EXECUTE.format(fd=re.escape(program.fd_name)), lines[at])
+    out, ins, fd = m.group("out") or "outputs", m.group("inputs"), program.fd_name
+    bar = "# " + "-" * 98
+    lines[at:at + 1] = [
+        f"{ins}_before = [x.clone() if isinstance(x, torch.Tensor) else x for x in {ins}]   # for the check at the end",
+        f"{out} = {fd}.execute({ins})", "", bar,
+        "# Added by fmin, not part of the fusion: the same computation in eager PyTorch (fmin's reference semantics",
+        "# traced to ATen ops, nvFuser's typing rules included) and fmin's comparison (docs/mismatch.md: within the",
+        "# dtype tolerance of eager, or within what eager's own rounding costs against float64). Needs only torch;",
+        "# the AssertionError it raises is the wrong result.", bar,
+        *eager.splitlines(), "", *exact.splitlines(), "", *tolerance_table().splitlines(), "",
+        "import math", "", *checker_text().strip("\n").splitlines(), "", "",
+        'if not globals().get("__fmin__"):   # inside fmin\'s own runs fmin compares the outputs itself',
+        f"    check_against_eager({out}, {ins}, {ins}_before, eager_reference, exact_reference, TOLERANCES)"]
+    return Attachment("\n".join(lines) + "\n", expect, shows=f"AssertionError: wrong result ({what}) ...")
+
+
+def tolerance_table() -> str:
+    """fmin's (rtol, atol, factor on eager's error) by dtype as a literal (``compare.tolerance``,
+    ``compare.default_factor``): the numbers the attachment judges with."""
+    import torch
+    from ..oracle.compare import TOLERANCES, default_factor, tolerance
+    rows = [f"    torch.{str(dt).removeprefix('torch.')}: ({tolerance(dt)[0]!r}, {tolerance(dt)[1]!r}, "
+            f"{default_factor(dt)!r})," for dt in TOLERANCES]
+    rows += [f"    torch.{c}: ({tolerance(getattr(torch, c))[0]!r}, {tolerance(getattr(torch, c))[1]!r}, "
+             f"{default_factor(getattr(torch, c))!r})," for c in ("complex64", "complex128")]
+    return "TOLERANCES = {   # (rtol, atol, factor on eager's error) by dtype, fmin's: minimizer/oracle/compare.py\n" \
+        + "\n".join(rows) + "\n}\n"
+
+
+def checker_text() -> str:
+    """``eager_check``'s functions, as written into attachments."""
+    src = inspect.getsource(eager_check)
+    return src[src.index("# ---- the text below is written into attachments"):].split("\n", 1)[1]
+
+
+def _seeded(text: str, fd: str, seed: int) -> str:
+    """``torch.manual_seed(seed)`` just before the inputs list that ``fd.execute`` takes."""
+    lines = text.splitlines()
+    at = _last_match(lines, re.compile(rf"^(?:\w+\s*=\s*)?{re.escape(fd)}\.execute\(\s*(\w+)\s*\)\s*$"))
+    if at is None:
+        return text
+    ins = re.search(r"execute\(\s*(\w+)", lines[at]).group(1)
+    start = _first_match(lines[:at], re.compile(rf"^{re.escape(ins)}\s*="))
+    if start is None:
+        return text
+    lines[start:start] = [f"torch.manual_seed({seed})   # the seed fmin ran this script with: the same input values"]
+    return "\n".join(lines) + "\n"
+
+
+def _last_match(lines: list[str], rx) -> int | None:
+    hits = [k for k, line in enumerate(lines) if rx.match(line)]
+    return hits[-1] if hits else None
+
+
+def _first_match(lines: list[str], rx) -> int | None:
+    return next((k for k, line in enumerate(lines) if rx.match(line)), None)
+
+
+#: the heading of ``report.md``'s section on what is filed (``filing.write_filed`` replaces it)
+SECTION_TITLE = "## As filed (`repro.min.py`)"
+
+
+def passing_section(att: Attachment) -> str:
+    """``report.md``'s section on what is filed: the other variant, and the attachment's notes."""
+    out = ["", SECTION_TITLE, ""]
+    if att.variant:
+        out += [f"`repro.min.py` has {att.variant}; it shows {att.shows}. The other one shows "
+                f"{att.passing_shows}:", "", "```python", (att.passing or "").rstrip(), "```"]
+    elif att.expect.get("kind") == "mismatch":
+        out.append("`repro.min.py` ends with the same computation in eager PyTorch and fmin's comparison: "
+                   "running it raises an AssertionError naming the wrong output and its worst element.")
+    else:
+        out.append(f"`repro.min.py` is the reduced script; running it shows {att.shows or 'nothing fmin checks'}.")
+    out += [f"- {n}" for n in att.notes]
+    return "\n".join(out) + "\n"

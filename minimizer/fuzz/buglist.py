@@ -1,0 +1,200 @@
+"""The bug list: ``DIR/report.md`` at the corpus root, one table a maintainer works down — one
+row per root cause (bucket), newest first — rewritten after every campaign, ``--recheck`` and
+``merge-findings``; a campaign prints the same rows for the buckets it hit.
+
+It reads whatever a bucket's ``finding.json`` says (kind, key, words, flags, owner, count,
+examples, first seen, reduction, stale, standalone, and fields later fmins add: ``where`` if a
+bucket records where its error was raised) and the bucket's scripts, and derives nothing it
+cannot see there: "where raised" and "message" come from an nvFuser signature in the key
+(``nvfuser KIND: FILE:FUNC: TYPE: MESSAGE``), the dtypes and ops from the filed script's text.
+
+Sections: the backends' bugs (live, owned by the backend under test), fmin's own findings (the
+generator or the reference was wrong: not for a compiler's maintainers), and the stale buckets
+(no longer shown: fixed since, or explained by a rule fmin has learnt), with their reasons.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from .findings import differs
+
+NAME = "report.md"
+#: an nvFuser failure signature (``backends/nvfuser_log.parse_error``): kind, FILE:FUNC, exception type, message
+_SIG = re.compile(r"^nvfuser [\w-]+: (?:(?P<where>[^\s:]+:\w+): )?(?:\w+: )?(?P<msg>.*)$")
+COLUMNS = ("bucket", "backend", "kind", "where raised", "message", "seen", "dtypes", "minimized ops",
+           "reproduces standalone", "first seen", "attachment")
+
+
+def _script(d: str) -> tuple[str | None, str]:
+    """The bucket's filed script (name, text): the attachment, else the reducer's, else the original."""
+    for name in ("repro.min.py", "reduced.py", "original.py"):
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            with open(p, encoding="utf-8", errors="replace") as f:
+                return name, f.read()
+    return None, ""
+
+
+def _ops_text(d: str) -> str:
+    for name in ("reduced.py", "repro.min.py", "original.py"):
+        p = os.path.join(d, name)
+        if os.path.exists(p):
+            with open(p, encoding="utf-8", errors="replace") as f:
+                return f.read()
+    return ""
+
+
+def _unique(items) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _cell(text, n: int = 110) -> str:
+    t = " ".join(str(text).split()).replace("|", "\\|")
+    return t if len(t) <= n else t[: n - 1] + "…"
+
+
+def kind_of(m: dict) -> str:
+    k = m.get("kind", "?")
+    if k == "mismatch" and differs(m):
+        k += f" ({differs(m)})"
+    flags = [f.replace("_", "-") for f, v in (m.get("flags") or {}).items() if v is True and f.endswith("dependent")]
+    return ", ".join([k] + [f for f in flags if f != m.get("kind")])
+
+
+def where_and_message(m: dict) -> tuple[str, str]:
+    """(where raised, one-line message) of a bucket: for an error, the source location and message
+    of its signature; for a wrong result, the op whose output differs and how."""
+    key, words, kind = m.get("key", ""), str(m.get("words", "")), m.get("kind")
+    if kind == "mismatch":
+        op = re.search(r" mismatch (?:dtype |shape )?(\S+) -> (\S+)", key)
+        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else "an output"
+        return m.get("where") or where, words.split("differ from the reference: ", 1)[-1]
+    if kind == "failure":
+        sig = key.split(" ", 2)[2] if key.count(" ") >= 2 else key      # "<backend> <status> <signature>"
+    else:   # a metamorphic change that ends in an error: "... -> error `<signature>`"
+        g = re.search(r"-> \w+ `(.*)`$", key)
+        if g is None:
+            return m.get("where") or "segmenter", words
+        sig = g.group(1)
+    g = _SIG.match(sig)
+    where = g.group("where") if g and g.group("where") else "–"
+    return m.get("where") or where, (g.group("msg") if g else sig) if kind == "failure" else words
+
+
+def standalone_words(m: dict) -> str:
+    sa = m.get("standalone")
+    if not sa:
+        return "–" if m.get("minimized") else "not minimized"
+    if not sa.get("ran"):
+        return f"not run: {sa.get('why', '')}"
+    if sa.get("reproduced"):
+        return "yes"
+    return f"**no**: {sa.get('why', '')}"
+
+
+def standalone_tally(metas: list[dict]) -> str:
+    """Buckets' standalone runs in a few words ("" when none was filed): the campaign's summary."""
+    sas = [m["standalone"] for m in metas if m.get("standalone")]
+    if not sas:
+        return ""
+    yes = sum(bool(x.get("reproduced")) for x in sas)
+    no = [x for x in sas if x.get("ran") and not x.get("reproduced")]
+    unrun = [x for x in sas if not x.get("ran")]
+    parts = [f"{yes} reproduce"] + ([f"{len(no)} do NOT reproduce"] if no else [])
+    if unrun:
+        parts.append(f"{len(unrun)} not run ({unrun[0].get('why')})")
+    return ", ".join(parts)
+
+
+def row(m: dict, d: str, root: str) -> dict:
+    """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
+    name, text = _script(d)
+    where, msg = where_and_message(m)
+    dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
+    out = re.search(r" -> (\w+)$", m.get("key", ""))
+    if m.get("kind") == "mismatch" and out:
+        dts.append(f"→ {out.group(1)}")
+    ops = _unique(re.findall(r"\bops\.(\w+)\(", _ops_text(d)))
+    red = m.get("reduction") or {}
+    if "ops_after" in red:
+        size = f"{red['ops_before']} → {red['ops_after']}"
+    elif m.get("minimized"):
+        size = "error" if "error" in red else "?"
+    else:
+        size = "not minimized"
+    ex = m.get("examples") or []
+    rel = os.path.relpath(os.path.join(d, name), root) if name else ""
+    return {"bucket": m.get("id", os.path.basename(d)), "backend": m.get("backend", "?"), "kind": kind_of(m),
+            "where raised": where, "message": msg,
+            "seen": f"{m.get('count', 0)}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else ""),
+            "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
+            "reproduces standalone": standalone_words(m), "first seen": str(m.get("first_seen", ""))[:16],
+            "attachment": f"[{rel}]({rel})" if rel else "–", "_m": m}
+
+
+def table(rows: list[dict]) -> list[str]:
+    """Markdown lines of the bug list's table."""
+    out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for r in rows:
+        cells = [_cell(r[c], 160 if c in ("message", "reproduces standalone") else 80) for c in COLUMNS]
+        cells[-1] = r["attachment"]   # a link, kept whole
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def order(rows: list[dict]) -> list[dict]:
+    """Newest first (first seen), then the most often seen."""
+    return sorted(rows, key=lambda r: (r["_m"].get("first_seen", ""), r["_m"].get("count", 0)), reverse=True)
+
+
+def rows_of(root: str, metas: list[dict] | None = None) -> list[dict]:
+    """Rows of every bucket of the corpus (or of ``metas``, buckets of it)."""
+    if metas is None:
+        metas = []
+        for name in sorted(os.listdir(root)) if os.path.isdir(root) else ():
+            p = os.path.join(root, name, "finding.json")
+            if os.path.exists(p):
+                with open(p, encoding="utf-8") as f:
+                    metas.append(json.load(f))
+    return [row(m, os.path.join(root, m.get("id", "")), root) for m in metas]
+
+
+def render(root: str) -> str:
+    rows = rows_of(root)
+    stale = [r for r in rows if r["_m"].get("stale")]
+    live = [r for r in rows if not r["_m"].get("stale")]
+    bugs = order([r for r in live if r["_m"].get("owner") != "fmin"])
+    fmins = order([r for r in live if r["_m"].get("owner") == "fmin"])
+    shown = [r for r in bugs if r["_m"].get("standalone", {}).get("reproduced")]
+    lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
+             f"{len(rows)} buckets (one per root cause as fmin can tell): {len(bugs)} bugs of the compilers under "
+             f"test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of fmin's own; "
+             f"{len(stale)} stale. Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+             f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
+             f"it with `python repro.min.py` and the environment its header states.", "",
+             f"## Bugs ({len(bugs)})", "", *table(bugs)]
+    if fmins:
+        lines += ["", f"## fmin's own ({len(fmins)}): the generator or the reference was wrong", "", *table(fmins)]
+    if stale:
+        lines += ["", f"## Stale ({len(stale)}): no longer shown when replayed", "",
+                  "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
+        for r in order(stale):
+            s = r["_m"]["stale"]
+            lines.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
+                         f"{_cell(r['_m'].get('key', ''), 100)} | {_cell(s.get('reason', ''), 140)} | "
+                         f"{str(s.get('at', ''))[:10]} |")
+    return "\n".join(lines) + "\n"
+
+
+def write(root: str) -> str | None:
+    """Rewrite ``root/report.md``; its path (None when ``root`` is not a corpus directory)."""
+    if not os.path.isdir(root):
+        return None
+    path = os.path.join(root, NAME)
+    text = render(root)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+    return path
