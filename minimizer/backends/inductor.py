@@ -295,6 +295,7 @@ def classify(error: BaseException) -> dict:
 class Inductor(Backend):
     name = "inductor"
     summary = "the same fusion compiled by torch.compile (C++ on the CPU, Triton on a GPU)"
+    reports_segments = True
 
     def __init__(self):
         self._modules: dict = {}
