@@ -157,7 +157,8 @@ def test_a_frontend_that_is_not_installed_is_not_an_error():
     from minimizer.backends import get
     env = get("nvfuser").warm("cpu")
     absent = [m for m in ("nvfuser_direct", "nvfuser") if importlib.util.find_spec(m) is None]
-    assert absent, "this test needs a frontend that is not installed"
+    if not absent:
+        pytest.skip("every nvFuser frontend is installed here")
     assert not any("No module named" in str(v) for k, v in env.items() if k.endswith("_error"))
     assert env["not_installed"].split(", ") == absent
 
