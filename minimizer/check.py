@@ -104,6 +104,17 @@ def check_scripts(paths: list[str], ctx: RunContext, prop: Property | None, *, r
                 yield Row(path, v.outcome, v.detail)
 
 
+def unreadable_json(path: str, message: str, device: str, backend: str) -> str:
+    """The JSON row of a script fmin cannot read (missing, binary, a syntax error): every key a
+    row has, ``status`` "unreadable" and the located error as ``message`` — a consumer of the
+    JSON lines sees every script it asked about, not only those that ran."""
+    d = {"file": path, "status": "unreadable", "category": None, "category_message": message, "where": None,
+         "signature": None, "kernels": None, "segments": None, "schedulers": None, "graph": None, "outputs": [],
+         "seconds": 0.0, "backend": backend, "device": device, "error_kind": "unreadable", "message": message,
+         "environment": {}}
+    return json.dumps(d)
+
+
 def row_json(row: Row, device: str, prop: Property | None) -> str:
     o, v = row.outcome, row.verdict
     d = {"file": row.path, "status": o.status, "category": row.category, "category_message": row.category_message,

@@ -127,13 +127,13 @@ def _ray_options(args, device: str):
                       cpus_per_actor=args.ray_cpus_per_actor, gpus_per_actor=gpus)
 
 
-def _command_line() -> str:
-    """This fmin invocation as a shell command (for the headers of what it writes), without the
-    options that do not change the result (where it is written, workers, quiet): the same
-    script, property and seed then give the same bytes whatever the run."""
+def _command_line(argv: list[str]) -> str:
+    """This fmin invocation (``argv``, as typed) as a shell command (for the headers of what it
+    writes), without the options that do not change the result (where it is written, workers,
+    quiet): the same script, property and seed then give the same bytes whatever the run."""
     import shlex
     drop_with_value, drop = {"--out", "-o", "--jobs"}, {"-q", "--quiet", "--no-resume"}
-    argv, out, skip = sys.argv[1:], [], False
+    out, skip = [], False
     for a in argv:
         if skip:
             skip = False
@@ -165,12 +165,19 @@ def _backend(args) -> tuple[str, str]:
     return name, device
 
 
-def _property(args):
+def _property(args, backend: str):
+    """The property the flags ask for (None: the default), refused (exit 2, before any run)
+    where a flag cannot be judged on ``backend`` (``--kernels`` where no segments are reported)."""
+    from .backends import get
     from .oracle.property import Property
     try:
-        return Property.from_args(args)
+        prop = Property.from_args(args)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    why = prop.unsupported_on(get(backend)) if prop is not None else None
+    if why is not None:
+        raise UsageError(why)
+    return prop
 
 
 def _context(args, seed: int | None = None):
@@ -186,7 +193,7 @@ def _context(args, seed: int | None = None):
                       seed=args.seed if seed is None else seed,
                       options=RunOptions(inductor_config=tuple(sorted(cfg.items()))),
                       max_memory=getattr(args, "max_memory", None), quiet=bool(getattr(args, "quiet", False)),
-                      command=_command_line())
+                      command=_command_line(getattr(args, "argv", sys.argv[1:])))
 
 
 def _add_check(sub) -> None:
@@ -238,6 +245,31 @@ def _add_isolate(sub) -> None:
     i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
+#: where ``fmin fuzz`` keeps findings when ``--corpus`` is not given
+DEFAULT_CORPUS = "corpus/findings"
+
+
+def _out_dir(path: str, flag: str) -> None:
+    """``path`` must be usable as the output directory of ``flag``: checked before anything runs
+    (a command that finds out after its runs loses them)."""
+    from .outdir import check_out_dir
+    try:
+        check_out_dir(path, flag)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _out_file(path: str | None, flag: str) -> None:
+    """``path`` (when given) must be writable as the file of ``flag``: checked before anything runs."""
+    from .outdir import check_out_file
+    if path is None:
+        return
+    try:
+        check_out_file(path, flag)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def _add_fuzz(sub) -> None:
     """fmin fuzz: a campaign (or --replay, --recheck)."""
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
@@ -249,8 +281,7 @@ def _add_fuzz(sub) -> None:
                    "when --time is not given)")
     z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "
                    "campaign (a CI matrix; merge the corpora with fmin merge-findings)")
-    z.add_argument("--corpus", default="corpus/findings", metavar="DIR", help="findings corpus (default "
-                   "corpus/findings)")
+    z.add_argument("--corpus", default=None, metavar="DIR", help=f"findings corpus (default {DEFAULT_CORPUS})")
     z.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per bucket hit, a new bucket fails")
     z.add_argument("--summary", metavar="FILE", help="the campaign summary as JSON")
     z.add_argument("--frontend", choices=["nvfuser", "nvfuser_direct"], default=None,
@@ -323,10 +354,12 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
-    argv = list(sys.argv[1:] if argv is None else argv)
+    typed = list(sys.argv[1:] if argv is None else argv)
+    argv = typed
     if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
         argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
     args = ap.parse_args(argv)
+    args.argv = typed
     if args.cmd is None:
         ap.print_help()
         return 2
@@ -380,7 +413,7 @@ def cmd_check(args) -> int:
     every one), 1 otherwise; 2 for a script fmin cannot read, or (without property flags) one
     whose failure is the script's or the machine's. ``--ray``: the scripts run on a cluster."""
     import re
-    from .check import Table, check_scripts, row_json
+    from .check import Table, check_scripts, row_json, unreadable_json
     from .oracle.triage import ENVIRONMENT, SCRIPT
     if args.ray and not re.fullmatch(_RAY_ADDRESS, args.ray) and os.path.exists(args.ray):
         args.scripts.insert(0, args.ray)   # ``--ray a.py b.py``: a script, not an address
@@ -389,8 +422,11 @@ def cmd_check(args) -> int:
         raise UsageError("check: the following arguments are required: SCRIPT")
     ctx = _context(args)
     ray_opt = _ray_options(args, ctx.device)
-    prop = _property(args)
-    paths, refused, workers, bad = _check_plan(args, ctx, prop)
+    prop = _property(args, ctx.backend)
+    paths, refused, workers, unreadable = _check_plan(args, ctx, prop)
+    if args.json:   # every script asked about has a row, the unreadable ones first
+        for path, why in unreadable:
+            print(unreadable_json(path, why, ctx.device, ctx.backend), flush=True)
     table = None if args.json else Table(prop, lambda line: print(line, flush=True))
     failed = failing = unjudgeable = 0
     rows = check_scripts(paths, ctx.replace(jobs=max(1, workers)), prop, refused=refused,
@@ -406,7 +442,7 @@ def cmd_check(args) -> int:
             table.row(row)
         else:
             print(row_json(row, ctx.device, prop), flush=True)
-    if bad or (unjudgeable and prop is None):   # with property flags, the property is the verdict
+    if unreadable or (unjudgeable and prop is None):   # with property flags, the property is the verdict
         return 2
     if prop is not None:
         return 1 if failing else 0
@@ -415,15 +451,15 @@ def cmd_check(args) -> int:
 
 def _check_plan(args, ctx, prop):
     """Which scripts ``check`` runs: those fmin can read (the others are reported on stderr and
-    counted), with those that do not fit in memory refused with a reason; and how many workers
-    fit. With ``--ray`` the actors' machines, not this one, run them."""
-    bad, paths, refused, workers = 0, [], {}, ctx.jobs
+    returned as (path, why)), with those that do not fit in memory refused with a reason; and how
+    many workers fit. With ``--ray`` the actors' machines, not this one, run them."""
+    unreadable, paths, refused, workers = [], [], {}, ctx.jobs
     for path in args.scripts:
         try:
             program = _read(path)  # static check first: a script fmin cannot read is reported, not run
         except (ScriptError, UsageError) as e:
             print(f"fmin: {e}", file=sys.stderr)
-            bad += 1
+            unreadable.append((path, str(e)))
             continue
         paths.append(path)
         if args.ray is not None:
@@ -433,7 +469,7 @@ def _check_plan(args, ctx, prop):
             refused[path] = mem.refusal
         else:
             workers = min(workers, mem.jobs)
-    return paths, refused, workers, bad
+    return paths, refused, workers, unreadable
 
 
 def _check_runner(ctx, ray_opt):
@@ -464,8 +500,8 @@ def cmd_reduce(args) -> int:
     from .oracle.original import Original
     from .reduce.reduction import PropertyDoesNotHold, ReduceOptions, Refused, reduce_script
     program = _read(args.script)  # a script fmin cannot read stops here, before any worker starts
-    prop = _property(args)
     ctx = _context(args)
+    prop = _property(args, ctx.backend)
     opt = ReduceOptions(out=args.out, replays=args.replays, max_tests=args.max_tests, max_seconds=args.max_time,
                         resume=not args.no_resume, allow_degenerate=args.allow_degenerate,
                         keep_frontend=args.keep_frontend)
@@ -484,7 +520,8 @@ def cmd_reduce(args) -> int:
     print(f"{args.script}: ops {rep['ops_before']} -> {rep['ops_after']}, inputs {rep['inputs_before']} -> "
           f"{rep['inputs_after']}, outputs {rep['outputs_before']} -> {rep['outputs_after']}, "
           f"{rep['oracle_calls']} oracle calls ({rep['cache_hits']} cached), {rep['seconds']} s")
-    print(f"property: {rep['property']}   replays: {rep['replays']}")
+    from .report import replays_words
+    print(f"property: {rep['property']}   replays: {replays_words(rep['replays'])}")
     if rep.get("static_error"):
         print(f"note: fmin's reference rejects the original at {rep['static_error']}; reduced without fmin's "
               f"static filter")
@@ -500,12 +537,13 @@ def cmd_isolate(args) -> int:
     from .isolate import IsolateError, isolate, summary_lines, write
     _read(args.good)
     _read(args.bad)
+    out = args.out or os.path.splitext(args.bad)[0] + ".isolate"
+    _out_dir(out, "--out")
     ctx = _context(args)
     try:
         d = isolate(args.good, args.bad, ctx, max_tests=args.max_tests)
     except IsolateError as e:
         raise UsageError(f"{args.good} vs {args.bad}: {e}") from None
-    out = args.out or os.path.splitext(args.bad)[0] + ".isolate"
     write(d, out)
     for line in summary_lines(d):
         print(line)
@@ -528,6 +566,12 @@ def cmd_fuzz(args) -> int:
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
         raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
+    given_corpus = args.corpus is not None
+    args.corpus = args.corpus or DEFAULT_CORPUS
+    if not args.replay:   # where it writes, before anything runs
+        _out_dir(args.corpus, "--corpus")
+        _out_file(args.junit, "--junit")
+        _out_file(args.summary, "--summary")
     ctx = _context(args, seed=0)   # --seed chooses the programs; every run's torch seed is 0
     ray_opt = _ray_options(args, ctx.device)
     if args.replay:
@@ -544,8 +588,8 @@ def cmd_fuzz(args) -> int:
     if args.recheck:
         return _recheck(opt, ray_opt)
     if not os.path.isdir(opt.corpus) and not args.quiet:
-        print(f"fmin: findings go to {opt.corpus}/ (a new directory; --corpus DIR to choose another)",
-              file=sys.stderr)
+        print(f"fmin: findings go to {opt.corpus}/ (a new directory" + ("" if given_corpus else
+              "; --corpus DIR to choose another") + ")", file=sys.stderr)
     if ray_opt is not None:
         from . import cluster
         s = cluster.run_campaign(opt, ray_opt)
@@ -621,6 +665,7 @@ def cmd_merge(args) -> int:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")
     from .fuzz import buglist
+    _out_dir(args.into, "--into")
     r = merge(args.sources, args.into)
     k = r["rekey"]
     print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated; re-keyed: "

@@ -29,6 +29,7 @@ from typing import Callable
 
 from .backends import get as get_backend
 from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_in
+from .oracle.checks.segments import plural
 from .oracle.context import RunContext
 from .oracle.outcome import boundary_change, outcome_key, outcome_words
 from .oracle.session import Session, Verdict as SessionVerdict
@@ -468,11 +469,11 @@ def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
     from .progress import ProgressLine
     status = ProgressLine(ctx.quiet)
     status.starting(get_backend(ctx.backend), ctx.device, ctx.jobs,
-                    f"to run GOOD and BAD ({len(al.changes)} differences)")
+                    f"to run GOOD and BAD ({plural(len(al.changes), 'difference')})")
     with ctx.pool() as pool:
         def judge(cands):
             outs = pool.run_many([ctx.request(c.text, os.path.abspath(bad_path)) for c in cands])
-            status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {session.tests + len(cands)} runs")
+            status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {plural(session.tests + len(cands), 'run')}")
             return [SessionVerdict(True, outcome=o) for o in outs]
 
         session = Session(judge, static="strict", remember_invalid=True)
@@ -573,11 +574,12 @@ def to_markdown(d: dict) -> str:
         for key, onto in (("forward", "GOOD"), ("backward", "BAD")):
             side = d[key]
             lines.append(f"- {_summary(side, onto, key == 'forward')} ({len(side['changes'])} of "
-                         f"{len(d['changes'])} differences, {side['tests']} tests)")
+                         f"{plural(len(d['changes']), 'difference')}, {plural(side['tests'], 'test')})")
         lines.append("")
-    lines += [f"### All {len(d['changes'])} differences (GOOD's names)", ""]
+    lines += [f"### The {plural(len(d['changes']), 'difference')} (GOOD's names)", ""]
     lines += [f"{c['id']}. {c['words']}" for c in d["changes"]] or ["(none)"]
-    lines += ["", f"{d['runs']} runs, {d['invalid']} invalid combinations skipped, {d['seconds']} s.", ""]
+    lines += ["", f"{plural(d['runs'], 'run')}, {plural(d['invalid'], 'invalid combination')} skipped, "
+                  f"{d['seconds']} s.", ""]
     if not d["same_outcome"]:
         for key, title in (("forward", "GOOD with the minimal changes"),
                            ("backward", "BAD with the minimal changes undone")):
@@ -587,7 +589,7 @@ def to_markdown(d: dict) -> str:
 
 
 def summary_lines(d: dict) -> list[str]:
-    out = [f"GOOD: {d['outcome_good']}   BAD: {d['outcome_bad']}   ({len(d['changes'])} differences)"]
+    out = [f"GOOD: {d['outcome_good']}   BAD: {d['outcome_bad']}   ({plural(len(d['changes']), 'difference')})"]
     if d.get("boundary_change"):
         out.append(f"from GOOD to BAD {d['boundary_change']}")
     if d["same_outcome"]:

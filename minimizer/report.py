@@ -12,15 +12,18 @@ from .segments import SegmentGraph
 def repro_header(environment: dict, command: str | None, prop: str) -> str:
     """The comment block a minimized script starts with: where it was confirmed (GPU, driver,
     torch, nvFuser and its options, fmin) and the command that made it — not the original's
-    header, which names the machine the user had before (it is kept in ``report.md``)."""
+    header, which names the machine the user had before (it is kept in ``report.md``). A result
+    confirmed by a ``--test`` command alone (no backend run) says so: its versions are what is
+    installed on this machine (``oracle.machine``)."""
     from . import __version__
     env = environment or {}
     lines = ["# Minimized by fmin " + __version__ + (f": {command}" if command else "")]
     lines.append(f"# property: {prop}")
     where = env.get("gpu") or ("CPU" if str(env.get("device", "")).startswith("cpu") else env.get("device"))
     if where:
+        how = env.get("confirmed_by") or f"{env.get('backend', '?')} backend"
         lines.append(f"# confirmed on: {where}" + (f", driver {env['driver']}" if env.get("driver") else "")
-                     + f" ({env.get('backend', '?')} backend)")
+                     + f" ({how})")
     lines.append(f"# torch version: {env.get('torch', '?')}")
     for name in ("nvfuser_direct", "nvfuser"):
         if env.get(name):
@@ -36,13 +39,28 @@ def repro_header(environment: dict, command: str | None, prop: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def with_header(text: str, header: str) -> str:
-    """``text`` with its leading comment block (the original's header) replaced by ``header``."""
+def split_header(text: str) -> tuple[str, str]:
+    """``text`` as (its leading block of comments and blank lines, the rest): the block a
+    minimized script's header replaces, returned exactly, so that putting it back gives the text
+    the reducer judged (its cache is keyed by text)."""
     lines = text.splitlines(keepends=True)
     k = 0
     while k < len(lines) and (lines[k].startswith("#") or not lines[k].strip()):
         k += 1
-    return header + "".join(lines[k:])
+    return "".join(lines[:k]), "".join(lines[k:])
+
+
+def with_header(text: str, header: str) -> str:
+    """``text`` with its leading comment block (the original's header) replaced by ``header``."""
+    return header + split_header(text)[1]
+
+
+def replays_words(replays: dict | None) -> str:
+    """``{"original": "3/3", "minimized": "3/3", "resumed": True}`` as a reader wants it:
+    ``original 3/3, minimized 3/3 (resumed)``."""
+    r = dict(replays or {})
+    resumed = r.pop("resumed", False)
+    return ", ".join(f"{k} {v}" for k, v in r.items()) + (" (resumed)" if resumed else "")
 
 
 def original_header(text: str) -> str:
@@ -71,12 +89,13 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
           original_header: str = "", mismatch: dict | None = None, property_reason: str | None = None,
           wall_seconds: float | None = None, command: str | None = None,
           upgraded: str | None = None, bytes_after: int | None = None,
-          backend_title: str | None = None) -> dict[str, Any]:
+          backend_title: str | None = None, calls_before_resume: int = 0) -> dict[str, Any]:
     """The report of one reduction, from plain values (sizes are (ops, inputs, outputs)), built
     once: ``mismatch`` and ``property_reason`` come with a re-verified result, ``upgraded`` says
     why a translation was reduced instead of the script as written; ``bytes_after``: the
     reduced program's size without the header a confirmed result gets; ``backend_title`` is how
-    sentences name the backend (its ``Backend.title``: "nvFuser")."""
+    sentences name the backend (its ``Backend.title``: "nvFuser"). ``oracle_calls`` counts every
+    run of a resumed reduction, ``calls_before_resume`` those before its last resume."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
     d = {
         "script": script,
@@ -88,6 +107,7 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
         "outputs_before": xb, "outputs_after": xa,
         "bytes_before": bytes_before, "bytes_after": len(minimal_script) if bytes_after is None else bytes_after,
         "oracle_calls": oracle_calls, "cache_hits": cache_hits,
+        **({"oracle_calls_before_resume": calls_before_resume} if calls_before_resume else {}),
         "seconds": round(seconds, 2),
         "interrupted": interrupted,
         "outcome_before": _outcome_dict(before), "outcome_after": _outcome_dict(after),
@@ -190,8 +210,10 @@ def to_markdown(d: dict[str, Any]) -> str:
     made = [f"- property: {d['property']}",
             f"- command: `{d['command']}`" if d.get("command") else None,
             f"- backend: `{d['backend']}`",
-            "- replays: " + ", ".join(f"{k} {v}" for k, v in (d.get("replays") or {}).items()) if d.get("replays") else None,
-            f"- {d['oracle_calls']} oracle calls ({d['cache_hits']} answered from the cache), reduction "
+            "- replays: " + replays_words(d.get("replays")) if d.get("replays") else None,
+            f"- {d['oracle_calls']} oracle call{'' if d['oracle_calls'] == 1 else 's'} ("
+            + (f"{d['oracle_calls_before_resume']} before the resume; " if d.get("oracle_calls_before_resume")
+               else "") + f"{d['cache_hits']} answered from the cache), reduction "
             f"{d['seconds']} s" + (f", {d['wall_seconds']} s in all (workers' start and replays included)"
                                    if d.get("wall_seconds") is not None else "")]
     lines += ["### How it was made", "", *[m for m in made if m], ""]

@@ -41,7 +41,7 @@ CALLS = {
     "malformed": lambda p: (p["malformed"], p["ok"]),
     "bad_flag": lambda p: ("--segments", ">>3", p["ok"]),
     "json_property": lambda p: ("--json", "--error", r"boom \d+", "--test", 'grep -q boom "$1"', p["err"]),
-    "text_property": lambda p: ("--segments", ">=1", "--mismatch", "--test", 'grep -q neg "$1"', p["ok"], p["err"]),
+    "text_property": lambda p: ("--error", "boom", "--mismatch", "--test", 'grep -q neg "$1"', p["ok"], p["err"]),
     "holds": lambda p: ("--test", "true", p["ok"], p["err"]),
 }
 
@@ -112,13 +112,13 @@ def test_property_json_and_exit_code_follow_the_property(runs):
 
 def test_property_columns_in_text(runs):
     r = runs["text_property"]
-    assert r.returncode == 1                     # neither holds: no segment count on reference
+    assert r.returncode == 1                     # neither holds: ok.py does not fail, err.py has no outputs
     out = r.stdout
-    assert out.startswith("property: segments >= 1 and outputs differ from reference")
+    assert out.startswith("property: an error matching /boom/ and outputs differ from reference")
     lines = out.splitlines()
     assert lines[1].split()[:5] == ["script", "status", "category", "kernels", "seconds"]
     k = next(i for i, ln in enumerate(lines) if ln.endswith("float32[4, 8]"))
-    assert "property fails: segments: no segment count" in lines[k + 1]   # each row's verdict follows it
+    assert "property fails: error: status ok" in lines[k + 1]   # each row's verdict follows it
     assert "--mismatch       fails: outputs match reference within tolerance" in out
     assert "--test           holds:" in out
     assert "--mismatch       fails: error `ValueError: boom N`: no outputs to compare" in out

@@ -97,6 +97,9 @@ class Backend:
     #: scheduler names whose segments launch no kernel of their own (nvFuser's expression
     #: evaluator and no-op segments); every other segment is a kernel
     non_kernel: ClassVar[frozenset[str]] = frozenset()
+    #: its outcomes say how the fusion was segmented (segments, schedulers, the graph): checks
+    #: that read segments (``--kernels``, ``--segments``, ...) can be asked of it
+    reports_segments: ClassVar[bool] = False
 
     @property
     def title(self) -> str:

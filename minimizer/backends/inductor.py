@@ -300,6 +300,7 @@ class Inductor(Backend):
     #: measured: an Inductor worker's maxrss after an empty script is about 0.6 GiB on a CPU
     worker_bytes = 700 << 20
     warm_up = "the first Inductor compile takes 20-60 s on a CPU"   # docs/benchmarks.md
+    reports_segments = True
 
     def __init__(self):
         self._modules: dict = {}

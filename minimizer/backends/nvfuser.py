@@ -72,6 +72,7 @@ class NvFuser(Backend):
     worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
     warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/h200.md
     non_kernel = frozenset({"expr_eval", "no_op"})
+    reports_segments = True
 
     def __init__(self):
         self._classes: list = []
@@ -128,15 +129,23 @@ class NvFuser(Backend):
                 "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
         if torch.cuda.is_available():
             info["gpu"] = torch.cuda.get_device_name(0)
-        classes = []
+        classes, absent = [], []
         for name in ("nvfuser_direct", "nvfuser"):
             try:
                 mod = __import__(name)
-            except Exception as e:  # a missing frontend is normal (0.2.36 has no legacy nvfuser)
+            except ModuleNotFoundError as e:
+                if e.name != name:   # installed, but something it imports is missing: an error
+                    info[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+                else:   # not installed: a fact, not an error (0.2.36 has no legacy nvfuser)
+                    absent.append(name)
+                continue
+            except Exception as e:   # installed but broken (a library that does not load)
                 info[f"{name}_error"] = f"{type(e).__name__}: {str(e)[:200]}"
                 continue
             info[name] = str(mod.version()) if hasattr(mod, "version") else "?"
             classes.append(mod.FusionDefinition)
+        if absent:
+            info["not_installed"] = ", ".join(absent)
         self._classes = classes
         self._warm = True
         return info

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 from typing import Callable
 
@@ -59,24 +58,10 @@ def host_available() -> int | None:
 def gpu_free() -> list[int] | None:
     """Free bytes of each visible GPU (``nvidia-smi``; ``CUDA_VISIBLE_DEVICES`` respected where it
     lists indices), or None when nvidia-smi cannot tell."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=index,memory.free", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=20).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    free = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*(\d+)\s*,\s*(\d+)", line)
-        if m:
-            free[m.group(1)] = int(m.group(2)) << 20
-    if not free:
-        return None
-    vis = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if vis is not None:
-        ids = [g.strip() for g in vis.split(",") if g.strip()]
-        if all(g.isdigit() for g in ids):
-            return [free[g] for g in ids if g in free]
-    return list(free.values())
+    from .machine import visible_gpus
+    rows = visible_gpus(("memory.free",))
+    free = [int(r["memory.free"]) << 20 for r in rows or () if r["memory.free"].isdigit()]
+    return free or None
 
 
 def available(device: str) -> int | None:

@@ -69,6 +69,22 @@ class Property:
     def reads_segments(self) -> bool:
         return any(c.reads_segments for c in self.checks)
 
+    @property
+    def guards_degenerate(self) -> bool:
+        """Keep out candidates with degenerate tensors the original did not have (see
+        ``Check.guards_degenerate``)."""
+        return any(c.reads_segments or c.guards_degenerate for c in self.checks)
+
+    def unsupported_on(self, backend) -> str | None:
+        """Why this property cannot be judged on ``backend`` (a ``Backend``): a check that reads
+        segments where the backend reports none. None: it can. Asked before any run."""
+        c = next((c for c in self.checks if c.needs_segments), None)
+        if c is None or backend.reports_segments:
+            return None
+        from ..backends import get, names
+        which = " or ".join(f"--backend {n}" for n in names() if get(n).reports_segments)
+        return f"--{c.name}: the {backend.name} backend reports no segments (they come from {which})"
+
     def static(self, program, info) -> str | None:
         """The first failing static judgement of a candidate program (None: nothing against it)."""
         for key, c in self.keyed():

@@ -421,9 +421,10 @@ class PropertyOracle:
     @property
     def guards_degenerate(self) -> bool:
         """Degenerate tensors are kept out where the property reads the segmentation (nvFuser
-        segments them apart: a count met that way is not the user's), unless allowed."""
+        segments them apart: a count met that way is not the user's) or is a black box (a
+        ``--test``: a zero-size output may pass it for another reason), unless allowed."""
         return (not self.allow_degenerate and self.degenerate is not None and self.prop is not None
-                and self.prop.reads_segments)
+                and self.prop.guards_degenerate)
 
     def static_filter(self, program, info) -> str | None:
         """Why a candidate is not worth running (None: run it): a static check of the property

@@ -14,7 +14,9 @@ fewer input elements, shorter text, and the text itself — a total order, so th
 same input gives the same result byte for byte.
 
 After every accepted step the best program so far is written (``repro.min.py``) with a state
-file, so an interrupted run leaves a valid result and a re-run resumes from it.
+file, so an interrupted run leaves a valid result and a re-run resumes from it. It is written with
+the header of the run that confirmed *that* step (``header``, from the accepting verdict): a
+best-so-far attached to an issue as it is must not name the original's machine and versions.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from .. import report as reports
 from ..model import Program
 from ..oracle.session import Session, Verdict
 from ..program import edits, static
@@ -56,6 +59,8 @@ class Result:
     seconds: float
     interrupted: bool = False
     also_interesting: list[str] = field(default_factory=list)
+    #: the verdict that accepted ``program`` (None: the start, or a verdict from a resumed cache)
+    verdict: Verdict | None = None
 
 
 def order_key(p: Program, text: str, info=None) -> tuple:
@@ -73,9 +78,18 @@ class Reducer:
     def __init__(self, program: Program, judge: "Session | Judge", *, jobs: int = 1, passes: list[Pass] | None = None,
                  out_dir: str | None = None, on_progress: Callable[[dict], None] | None = None,
                  max_tests: int | None = None, max_seconds: float | None = None,
-                 also_interesting_dir: str | None = None, lenient: bool = False, info=None):
+                 also_interesting_dir: str | None = None, lenient: bool = False, info=None,
+                 header: Callable[[Verdict | None], str] | None = None,
+                 origin: tuple[tuple[int, int, int], int] | None = None):
+        """``header(verdict)``: the comment block ``repro.min.py`` is written with, from the
+        verdict that accepted the best program (None for the start: the caller's own
+        confirmation, the original's replays). ``origin``: the (ops, inputs, outputs) and bytes
+        progress counts from — the original's, where this run resumes from a best-so-far."""
         self.best = program
         self.best_text = to_source(program)
+        self.header = header
+        #: the verdict that accepted ``best`` (None: the start)
+        self.best_verdict: Verdict | None = None
         #: the original fails fmin's static check (a bad reshape, a dtype error): candidates are
         #: judged by the oracle alone, passes get the values known before the failing statement
         self.lenient = lenient
@@ -88,8 +102,7 @@ class Reducer:
         self.on_progress = on_progress
         self.max_tests, self.max_seconds = max_tests, max_seconds
         self.stats = {p.name: PassStats() for p in self.passes}
-        self.start_size = edits.size(program)
-        self.start_bytes = len(self.best_text)
+        self.start_size, self.start_bytes = origin or (edits.size(program), len(self.best_text))
         self._t0 = time.perf_counter()
         self._pass_name = ""
         self._key = None
@@ -119,7 +132,7 @@ class Reducer:
         except KeyboardInterrupt:
             interrupted = True
         return Result(self.best, self.best_text, self.stats, self.tests, self.cache_hits,
-                      time.perf_counter() - self._t0, interrupted, list(self.session.also))
+                      time.perf_counter() - self._t0, interrupted, list(self.session.also), self.best_verdict)
 
     def _out_of_budget(self) -> bool:
         if self.max_tests is not None and self.tests >= self.max_tests:
@@ -169,8 +182,8 @@ class Reducer:
             st.seconds += time.perf_counter() - t0
             if accepted is None:
                 return progressed
-            pos, c = accepted
-            self._accept(c.program, c.text, st)
+            pos, c, verdict = accepted
+            self._accept(c.program, c.text, st, verdict)
             if c.info is not None:
                 self._info = (c.program, c.info)   # checked on its way through the funnel
             progressed = True
@@ -192,14 +205,13 @@ class Reducer:
                     st.cached += 1
                 else:
                     st.tested += 1
-                holds = v.holds
             else:
-                holds = c.verdict.holds
-            results.append((pos, c, holds))
+                v = c.verdict
+            results.append((pos, c, v))
             self._progress()
-        for pos, c, holds in results:  # the earliest success in the pass's order wins
-            if holds:
-                return pos, c
+        for pos, c, v in results:  # the earliest success in the pass's order wins
+            if v.holds:
+                return pos, c, v
         return None
 
     def _best_key(self) -> tuple:
@@ -207,21 +219,27 @@ class Reducer:
             self._key = (self.best, order_key(self.best, self.best_text, self._best_info()))
         return self._key[1]
 
-    def _accept(self, cand: Program, text: str, st: PassStats) -> None:
+    def _accept(self, cand: Program, text: str, st: PassStats, verdict: Verdict | None = None) -> None:
         st.accepted += 1
-        self.best, self.best_text = cand, text
+        self.best, self.best_text, self.best_verdict = cand, text, verdict
         self.save_best()
         self._progress(accepted=True)
 
     # ---- on disk ----
+    def best_script(self) -> str:
+        """The best program as written: with the header of the run that confirmed it."""
+        if self.header is None:
+            return self.best_text
+        return reports.with_header(self.best_text, self.header(self.best_verdict))
+
     def save_best(self) -> None:
-        """Write the best program so far as ``repro.min.py`` (atomically)."""
+        """Write the best program so far as ``repro.min.py`` (atomically), with its header."""
         if not self.out_dir:
             return
         os.makedirs(self.out_dir, exist_ok=True)
         tmp = os.path.join(self.out_dir, ".repro.min.py.tmp")
         with open(tmp, "w", encoding="utf-8") as f:
-            f.write(self.best_text)
+            f.write(self.best_script())
         os.replace(tmp, os.path.join(self.out_dir, "repro.min.py"))
 
     def _progress(self, accepted: bool = False) -> None:
@@ -246,8 +264,9 @@ def write_state(out_dir: str, original_text: str, prop: str, tests: int, done: b
         json.dump(state, f, indent=1)
 
 
-def resume_point(out_dir: str, original_text: str, prop: str) -> str | None:
-    """The best-so-far script of an earlier run on the same original and property, if any."""
+def resume_point(out_dir: str, original_text: str, prop: str) -> tuple[str, int] | None:
+    """The best-so-far script of an earlier run on the same original and property, and the
+    oracle calls made so far (None: no such run)."""
     try:
         with open(os.path.join(out_dir, "state.json")) as f:
             state = json.load(f)
@@ -257,4 +276,4 @@ def resume_point(out_dir: str, original_text: str, prop: str) -> str | None:
         return None
     if state.get("original_sha1") != hashlib.sha1(original_text.encode()).hexdigest() or state.get("property") != prop:
         return None
-    return text
+    return text, int(state.get("tests") or 0)

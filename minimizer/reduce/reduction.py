@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .. import report as reports
 from ..backends import get as get_backend
+from ..outdir import check_out_dir, claim_out_dir, release_out_dir
 from ..oracle.context import RunContext
 from ..oracle.original import Original
 from ..oracle.property import Property
@@ -32,7 +33,7 @@ from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
 from .passes import passes_for
 
-__all__ = ["NothingToReduce", "ReduceOptions", "PropertyDoesNotHold", "Refused", "reduce_script"]
+__all__ = ["NothingToReduce", "ReduceOptions", "PropertyDoesNotHold", "Refused", "claim_out_dir", "reduce_script"]
 
 
 @dataclass
@@ -45,44 +46,6 @@ class ReduceOptions:
     resume: bool = True
     allow_degenerate: bool = False
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
-
-
-def check_out_dir(out_dir: str) -> None:
-    """Before anything runs: is ``out_dir`` usable (a directory, or creatable)? Raises ValueError."""
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise ValueError(f"--out {out_dir}: exists and is not a directory")
-    parent = out_dir
-    while parent and not os.path.exists(parent):
-        parent = os.path.dirname(parent.rstrip(os.sep)) or "."
-    if not os.access(parent or ".", os.W_OK):
-        raise ValueError(f"--out {out_dir}: cannot write there (no permission in {parent})")
-
-
-def claim_out_dir(out_dir: str):
-    """Make ``out_dir`` (or check it), and hold its lock for the run: two reductions writing one
-    directory would overwrite each other's best-so-far. Raises ValueError with what is wrong
-    (a file there, no permission, another run holding it)."""
-    import fcntl
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise ValueError(f"--out {out_dir}: exists and is not a directory")
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-        f = open(os.path.join(out_dir, ".fmin.lock"), "a+")
-    except OSError as e:
-        raise ValueError(f"--out {out_dir}: cannot write there ({e.strerror or e})") from None
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.seek(0)
-        who = f.read().strip()
-        f.close()
-        raise ValueError(f"--out {out_dir}: another fmin run is writing there" + (f" (pid {who})" if who else "")
-                         + "; wait for it or choose another --out") from None
-    f.seek(0)
-    f.truncate()
-    f.write(str(os.getpid()))
-    f.flush()
-    return f
 
 
 class StatusLine(ProgressLine):
@@ -127,9 +90,9 @@ def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: 
         raise ValueError("the output directory cannot be the script itself")
     check_out_dir(out_dir)
     status = StatusLine(ctx.quiet)
+    jobs = _fit_memory(original, prop_flags, ctx) if not pools else ctx.jobs   # (a refusal starts nothing)
     if not pools and (prop_flags is None or prop_flags.needs_outcome):   # (a --test alone runs no worker)
-        status.starting(get_backend(ctx.backend), ctx.device, ctx.jobs, "to run the original")
-    jobs = _fit_memory(original, prop_flags, ctx) if not pools else ctx.jobs
+        status.starting(get_backend(ctx.backend), ctx.device, jobs, "to run the original")
     lock = None
     with ctx.pools(jobs=jobs, given=pools) as all_pools:
         oracle = PropertyOracle(prop_flags, all_pools, os.path.abspath(path), seed=ctx.seed,
@@ -149,7 +112,7 @@ def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: 
         finally:
             oracle.close()
             if lock is not None:
-                lock.close()
+                release_out_dir(lock)
 
 
 class _Run:
@@ -164,6 +127,8 @@ class _Run:
         self.prop_key = json.dumps(base.prop.to_json(), sort_keys=True)
         self.cache_path = os.path.join(out_dir, "cache.json")
         self.resumed = False
+        self.calls_before = 0        # oracle calls of the runs this one resumes
+        self._machine: dict | None = None
 
     def _session(self) -> Session:
         lenient = self.oracle.static_error is not None
@@ -176,9 +141,13 @@ class _Run:
         if self.opt.resume:
             prev = resume_point(self.out_dir, self.original.text, self.prop_key)
             if prev is not None:
+                text, self.calls_before = prev
                 self.resumed = True
                 session.load(self.cache_path)
-                return parse(prev, os.path.join(self.out_dir, "repro.min.py")), None
+                # the best-so-far was written with its confirming run's header; the candidates
+                # judged (and cached) had the original's leading comments: put them back
+                text = reports.split_header(self.original.run_text)[0] + reports.split_header(text)[1]
+                return parse(text, os.path.join(self.out_dir, "repro.min.py")), None
         return self.original.program, self.original.info
 
     def reduce(self):
@@ -189,47 +158,67 @@ class _Run:
             self.status(s)
             if s.get("accepted"):
                 session.save(self.cache_path)
+                self._state(s["tests"], done=False)
 
         min_extent = 2 if self.oracle.guards_degenerate else 1
         reducer = Reducer(start, session, jobs=self.jobs, out_dir=self.out_dir, on_progress=progress,
                           max_tests=self.opt.max_tests, max_seconds=self.opt.max_seconds,
                           passes=passes_for(min_extent=min_extent), lenient=self.oracle.static_error is not None,
-                          info=info)
-        if not self.resumed:
-            reducer.save_best()
-        write_state(self.out_dir, self.original.text, self.prop_key, tests=0, done=False)
+                          info=info, header=lambda v: self.header(v.outcome if v is not None else None),
+                          origin=(edits.size(self.original.program), len(self.original.run_text)))
+        reducer.save_best()   # the start too: with this run's header (a resumed one's was the last run's)
+        self._state(0, done=False)
         result = reducer.run()
         self.status.done()
         session.save(self.cache_path)
-        write_state(self.out_dir, self.original.text, self.prop_key, tests=result.tests, done=not result.interrupted)
+        self._state(result.tests, done=not result.interrupted)
         return result
 
-    def _environment(self, after) -> dict:
-        first = self.base.first
-        env = dict((after or first).environment if (after or first) is not None else {})
+    def _state(self, tests: int, done: bool) -> None:
+        """The resume state, counting the oracle calls of the runs resumed too."""
+        write_state(self.out_dir, self.original.text, self.prop_key, tests=self.calls_before + tests, done=done)
+
+    def environment(self, outcome) -> dict:
+        """The environment of the run that confirmed a result: that run's own record (a
+        worker's), else the original's first run (a verdict from a resumed cache was made by
+        this reduction's workers, on this machine), else — a ``--test`` command alone confirmed
+        it, and no worker ran — this machine's record (``oracle.machine``)."""
+        src = outcome if outcome is not None and outcome.environment else self.base.first
+        if src is not None and src.environment:
+            env = dict(src.environment)
+        else:
+            if self._machine is None:
+                from ..oracle.machine import this_machine
+                self._machine = this_machine(self.ctx.device)
+            env = dict(self._machine)
         if self.ctx.options.inductor_config:
             env["inductor_config"] = list(self.ctx.options.inductor_config)
         return env
 
+    def header(self, outcome) -> str:
+        """The header of a result confirmed by the run of ``outcome`` (see ``environment``)."""
+        return reports.repro_header(self.environment(outcome), self.ctx.command, self.base.prop.describe())
+
     def report(self, result, finals: list, wall_seconds: float) -> dict:
         base, prop = self.base, self.base.prop
         after = finals[0].outcome if finals else None
-        minimal = result.text
-        if not result.interrupted:   # the confirmed result: a header that says where and how
-            minimal = reports.with_header(result.text, reports.repro_header(self._environment(after),
-                                                                            self.ctx.command, prop.describe()))
+        # the result with the header of the run that confirmed it: the final replay, or (an
+        # interrupted run) the run that accepted the best-so-far
+        confirming = after if finals else (result.verdict.outcome if result.verdict is not None else None)
+        minimal = reports.with_header(result.text, self.header(confirming))
         judged = finals[0].to_json() if finals else {}
         return reports.build(
             script=self.path, sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
             bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
             prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).title,
             before=base.first, after=after,
-            oracle_calls=result.tests, cache_hits=result.cache_hits, seconds=result.seconds,
+            oracle_calls=self.calls_before + result.tests, calls_before_resume=self.calls_before,
+            cache_hits=result.cache_hits, seconds=result.seconds,
             interrupted=result.interrupted, passes=stats_table(result.stats), also_interesting=result.also_interesting,
             replays={"original": f"{base.held}/{len(base.replays)}",
                      **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
                      **({"resumed": True} if self.resumed else {})},
-            environment=base.first.environment if base.first is not None else {},
+            environment=self.environment(confirming),
             flaky=base.flaky, static_error=self.oracle.static_error,
             # the result re-run: a minimized script that no longer shows the property (a candidate
             # that held once by accident, a machine problem) must not pass for a result
@@ -240,9 +229,8 @@ class _Run:
             upgraded=UPGRADED if self.original.translated_to else None)
 
     def write(self, result, rep: dict) -> None:
-        if not result.interrupted:
-            with open(os.path.join(self.out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
-                f.write(rep["minimal_script"])
+        with open(os.path.join(self.out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
+            f.write(rep["minimal_script"])
         with open(os.path.join(self.out_dir, "report.json"), "w") as f:
             json.dump(rep, f, indent=1)
         with open(os.path.join(self.out_dir, "report.md"), "w") as f:

@@ -110,6 +110,15 @@ class Check:
     #: ``gather`` runs the fp64 reference (every floating value in float64: about twice the
     #: memory of the reference run where the script computes in float32)
     runs_fp64_reference: ClassVar[bool] = False
+    #: it can only be judged on a backend that reports segments (``Backend.reports_segments``):
+    #: asked of another, the command stops before any run
+    needs_segments: ClassVar[bool] = False
+    #: a candidate could meet it through a tensor the original did not have (zero-element, 0-d,
+    #: all-broadcast, an extent shrunk to 1) instead of through what the user meant: the reducer
+    #: keeps such candidates out unless --allow-degenerate (``PropertyOracle.guards_degenerate``).
+    #: Implied by ``reads_segments`` (nvFuser segments such tensors apart); set by a black-box
+    #: check (fmin cannot tell what a user's test reads)
+    guards_degenerate: ClassVar[bool] = False
 
     # ---- the command line ----
     @classmethod

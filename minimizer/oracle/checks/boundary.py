@@ -39,6 +39,7 @@ def _matches(b, want: Kinds) -> bool:
 class BoundaryKept(Check):
     name: ClassVar[str] = "boundary"
     reads_segments: ClassVar[bool] = True
+    needs_segments: ClassVar[bool] = True
     order: ClassVar[int] = 14
     kinds: tuple[Kinds, ...] | None = SAME
 

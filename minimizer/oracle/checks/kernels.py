@@ -40,6 +40,7 @@ def kernel_schedulers(o) -> tuple[str, ...] | None:
 class Kernels(Check):
     name: ClassVar[str] = "kernels"
     reads_segments: ClassVar[bool] = True
+    needs_segments: ClassVar[bool] = True
     order: ClassVar[int] = 11
     op: str
     n: int | None = None     # None: the original's count (``bind``)

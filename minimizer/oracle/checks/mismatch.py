@@ -180,17 +180,18 @@ class Mismatch(Check):
         if ev.comparison.ok:
             return False, f"outputs match {self.reference} within tolerance"
         if ev.comparison_fp64 is not None and ev.comparison_fp64.ok:
-            return False, (f"outputs differ from {self.reference} ({ev.comparison.first_mismatch}) but not "
-                           f"from the exact result beyond what eager's own rounding costs: rounding, not a "
-                           f"different result")
+            # the verdict first: a reader who stops after "fails:" must not read "wrong result"
+            return False, (f"no mismatch, rounding only: the outputs are as close to the exact result as eager's "
+                           f"own rounding allows (against {self.reference}: {ev.comparison.first_mismatch})")
         final = ev.final
         if self.what is not None:
             hit = [d for d in final.outputs if not d.ok and d.what == self.what]
             if not hit:
                 kinds = sorted({d.what for d in ev.comparison.outputs if not d.ok})
                 if self.what in kinds:   # differs from eager, but within rounding of the exact result
-                    return False, (f"the values that differ from {self.reference} are within what eager's own "
-                                   f"rounding costs against the exact result: rounding, not a different result")
+                    return False, (f"no mismatch in values, rounding only: the values that differ from "
+                                   f"{self.reference} are as close to the exact result as eager's own rounding "
+                                   f"allows")
                 return False, f"outputs differ in {', '.join(kinds) or 'nothing'}, not in {self.what}"
             return True, hit[0].reason or final.first_mismatch or "outputs differ"
         return True, final.first_mismatch or "outputs differ"

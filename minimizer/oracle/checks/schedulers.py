@@ -25,6 +25,7 @@ class Schedulers(Check):
     """The scheduler multiset: the original's, or a given list."""
     name: ClassVar[str] = "schedulers"
     reads_segments: ClassVar[bool] = True
+    needs_segments: ClassVar[bool] = True
     order: ClassVar[int] = 12
     expected: tuple[str, ...] | None = SAME
 

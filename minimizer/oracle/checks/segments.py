@@ -32,6 +32,7 @@ class Segments(Check):
     """Segment count compared with a number."""
     name: ClassVar[str] = "segments"
     reads_segments: ClassVar[bool] = True
+    needs_segments: ClassVar[bool] = True
     order: ClassVar[int] = 10
     op: str
     n: int | None       # None: the original's count (``bind``)

@@ -29,18 +29,24 @@ class ShellTest(Check):
     copy of the candidate under the original's basename, with that copy's path as ``$1`` (also
     ``$FMIN_SCRIPT``); a command that does not mention ``$1`` gets the path appended
     (``python pred.py`` runs ``python pred.py /tmp/.../repro.py``). ``$FMIN_CWD`` is where fmin
-    was started; a relative command path such as ``./interesting.sh`` is resolved from there."""
+    was started; a relative path in the command that names a file there (``bash pred.sh``,
+    ``./interesting.sh``, ``python tools/pred.py``) is resolved from there, as C-Reduce resolves
+    its test's path (``_absolute_command``)."""
     name: ClassVar[str] = "test"
     order: ClassVar[int] = 45
     cost: ClassVar[int] = 2
     needs_outcome: ClassVar[bool] = False
+    #: a black box: a zero-size output or a 0-d tensor may make the user's comparison pass (or
+    #: crash) for another reason than the one the test was written for
+    guards_degenerate: ClassVar[bool] = True
     command: str
     timeout: float = 300.0
 
     @classmethod
     def add_arguments(cls, g):
         g.add_argument("--test", metavar="CMD", help="shell command, the script's copy as $1 (run in its directory, "
-                                                     "C-Reduce style; a CMD that does not mention $1 gets the path "
+                                                     "C-Reduce style; relative paths to files are resolved from where "
+                                                     "fmin was started; a CMD that does not mention $1 gets the path "
                                                      "appended); exit 0 = holds")
         g.add_argument("--test-timeout", metavar="S", type=float, default=None,
                        help="seconds --test may take (default: --timeout)")
@@ -134,15 +140,57 @@ def shell_argv(command: str, candidate: str, shell: str = "/bin/sh") -> list[str
     return [shell, "-c", command, "fmin-test", candidate]
 
 
+#: characters that end a word in a shell command; of those, the ones that start a new command
+_WORD_END = " \t\n;&|()<>"
+_NEW_COMMAND = ";&|()"
+
+
+def _words(command: str):
+    """(start, end, text, role) of each word of a shell command, quotes kept in ``text``; role:
+    ``command`` (a command's position), ``output`` (after ``>``) or ``argument``. Enough of the
+    shell's grammar to find the words that may name files."""
+    i, n, role = 0, len(command), "command"
+    while i < n:
+        ch = command[i]
+        if ch in _WORD_END:
+            role = "command" if ch in _NEW_COMMAND else "output" if ch == ">" else role
+            i += 1
+            continue
+        j = i
+        while j < n and command[j] not in _WORD_END:
+            if command[j] in "'\"":
+                k = command.find(command[j], j + 1)
+                j = n if k < 0 else k + 1
+            else:
+                j += 2 if command[j] == "\\" else 1
+        word = command[i:j]
+        yield i, min(j, n), word, role
+        if not (role == "command" and re.fullmatch(r"[A-Za-z_]\w*=\S*", word)):   # ``X=1 cmd``: still to come
+            role = "argument"
+        i = j
+
+
 def _absolute_command(command: str, cwd: str, tmp: str) -> str:
-    """``./interesting.sh args`` -> ``/abs/interesting.sh args`` when it names a file under the
-    starting directory (the command runs elsewhere); anything else is left as written."""
-    m = re.match(r"\s*([^\s;&|<>()'\"$`]+)", command)
-    if not m:
-        return command
-    tok = m.group(1)
-    if "/" not in tok or tok.startswith(("/", "~")):
-        return command
-    if os.path.exists(os.path.join(tmp, tok)) or not os.path.exists(os.path.join(cwd, tok)):
-        return command
-    return command[:m.start(1)] + shlex.quote(os.path.abspath(os.path.join(cwd, tok))) + command[m.end(1):]
+    """The command with every relative path that names a file under the starting directory made
+    absolute, as C-Reduce resolves its test's path: ``bash pred.sh`` -> ``bash /abs/pred.sh``,
+    ``./interesting.sh`` -> ``/abs/interesting.sh`` (the command runs in the candidate's
+    directory, where they are not). Left as written: words the shell expands (``$``, globs), option
+    words, a bare command name (looked up in PATH), and names that exist in the candidate's
+    directory (the candidate's own basename, ``.``), and where output goes (``> out.log``: a file
+    of the candidate's directory, as in C-Reduce, never one of the user's)."""
+    out, last = [], 0
+    for start, end, word, role in _words(command):
+        if role == "output" or any(c in word for c in "$`*?[~") or word.startswith(("-", "/")):
+            continue
+        try:
+            tokens = shlex.split(word)
+        except ValueError:
+            continue
+        if len(tokens) != 1 or "=" in tokens[0] or (role == "command" and "/" not in tokens[0]):
+            continue
+        tok = tokens[0]
+        if os.path.lexists(os.path.join(tmp, tok)) or not os.path.exists(os.path.join(cwd, tok)):
+            continue
+        out += [command[last:start], shlex.quote(os.path.abspath(os.path.join(cwd, tok)))]
+        last = end
+    return "".join(out) + command[last:]

@@ -1,0 +1,177 @@
+"""Issue 23: the command line has no traps — tried as a new user would. A relative path in
+``--test`` resolves against the directory fmin was started in (as C-Reduce does); a ``--test``
+result keeps no degenerate tensor the original did not have; usage errors (an ``--out`` or
+``--corpus`` that is a file, a segment check on a backend that reports none) stop before any run;
+``check --json`` has a row for every script; a result judged to be rounding does not read as a
+wrong result; what fmin prints is plain English (no Python dicts, no "1 runs").
+
+The commands run through ``cli.main`` as a user types them, in a directory of the user's; most
+start no worker (a ``--test`` alone, or a usage error)."""
+import json
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from conftest import ROOT
+
+ROPE = os.path.join(ROOT, "corpus", "rope_qkv_split.py")
+SOFTMAX = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
+SLICE = """import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    T1 = fd.ops.slice(T0, start_indices=[1, 0], end_indices=[3, 8], strides=[1, 1])
+    T2 = fd.ops.neg(T1)
+    fd.add_output(T2)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [torch.randn((4, 8), dtype=torch.float32, device='cuda:0')]
+fd.execute(inputs)
+"""
+
+
+def fmin(capsys, *args):
+    """``fmin ARGS`` as a user types it, in this process (scripts still run only in workers):
+    (exit code, stdout, stderr)."""
+    from minimizer.cli import main
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A user's directory, where fmin is started: a test script, a repro, a plain file."""
+    (tmp_path / "pred.sh").write_text('grep -q "fd.ops.cat(" "$1"\n')     # not executable: run as `bash pred.sh`
+    (tmp_path / "slice.py").write_text(SLICE)
+    (tmp_path / "afile").write_text("")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_relative_test_path_resolves_against_where_fmin_was_started(here, capsys):
+    rc, out, err = fmin(capsys, "reduce", ROPE, "--backend", "reference", "--test", "bash pred.sh", "-q",
+                        "--out", "out")
+    assert rc == 0, err
+    assert "fd.ops.cat(" in (here / "out" / "repro.min.py").read_text()
+
+
+def test_the_replays_line_is_words_not_a_dict(here, capsys):
+    rc, out, err = fmin(capsys, "reduce", "slice.py", "--backend", "reference", "--test", "grep -q slice", "-q")
+    assert rc == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("property:"))
+    assert line.endswith("replays: original 3/3, minimized 3/3") and "{" not in line, line
+
+
+def test_a_test_result_keeps_no_degenerate_tensor_the_original_did_not_have(here, capsys):
+    from minimizer.program import parse_file
+    from minimizer.program.static import check, degenerate_features
+    rc, out, err = fmin(capsys, "reduce", "slice.py", "--backend", "reference", "--test",
+                        'grep -q "fd.ops.slice" "$1"', "-q", "--out", "deg")
+    assert rc == 0, err
+    text = (here / "deg" / "repro.min.py").read_text()
+    p = parse_file(str(here / "deg" / "repro.min.py"))
+    assert "fd.ops.slice(" in text and degenerate_features(p, check(p)) == {}
+    assert all(min(a.shape) >= 2 for a in p.inputs if getattr(a, "shape", None))   # extents kept >= 2
+
+
+def test_an_unusable_isolate_out_is_refused_before_anything_runs(here, capsys):
+    rc, out, err = fmin(capsys, "isolate", SOFTMAX, SOFTMAX, "--backend", "reference", "--out", "afile")
+    assert rc == 2 and "--out afile: exists and is not a directory" in err, err
+    assert "starting" not in err
+
+
+def test_an_unusable_fuzz_corpus_or_report_file_is_refused_before_anything_runs(here, capsys):
+    rc, out, err = fmin(capsys, "fuzz", "--backend", "reference", "--max-examples", "1", "--corpus", "afile")
+    assert rc == 2 and "--corpus afile: exists and is not a directory" in err, err
+    assert "findings go to" not in err and "starting" not in err
+    rc, out, err = fmin(capsys, "fuzz", "--backend", "reference", "--max-examples", "1", "--corpus", "c",
+                        "--junit", str(here))
+    assert rc == 2 and f"--junit {here}: is a directory" in err, err
+    assert not (here / "c").exists()
+
+
+def test_a_segment_check_on_a_backend_without_segments_is_a_usage_error(here, capsys):
+    for args, flag in ((("reduce", ROPE, "--kernels", ">=1", "--out", "k"), "--kernels"),
+                       (("check", SOFTMAX, "--boundary"), "--boundary")):
+        rc, out, err = fmin(capsys, *args, "--backend", "reference")
+        assert rc == 2, err
+        assert f"{flag}: the reference backend reports no segments" in err and "--backend inductor" in err
+        assert "starting" not in err and not out
+    assert not (here / "k").exists()
+
+
+def test_check_json_has_a_row_for_every_script_it_cannot_read(here, capsys):
+    rc, out, err = fmin(capsys, "check", "--json", "--backend", "reference", "--device", "cpu", "missing.py",
+                        "afile", SOFTMAX)
+    assert rc == 2
+    rows = {row["file"]: row for row in map(json.loads, out.splitlines())}
+    assert set(rows) == {"missing.py", "afile", SOFTMAX}
+    assert rows[SOFTMAX]["status"] == "ok"
+    for name in ("missing.py", "afile"):
+        row = rows[name]
+        assert row["status"] == "unreadable" and row["message"].startswith(name)
+        assert set(rows[SOFTMAX]) <= set(row)    # the same keys as a row that ran
+    assert "missing.py: no such file" in err     # and the located error on stderr, as before
+
+
+def test_the_default_corpus_is_suggested_only_when_none_was_given(here, capsys):
+    rc, out, err = fmin(capsys, "fuzz", "--backend", "reference", "--max-examples", "0", "--no-minimize",
+                        "--corpus", "found")
+    assert rc == 0, err
+    assert "findings go to found/ (a new directory)" in err and "--corpus DIR" not in err
+
+
+def test_a_result_judged_to_be_rounding_does_not_read_as_a_wrong_result():
+    from minimizer.oracle.checks.mismatch import Mismatch, MismatchEvidence
+    from minimizer.oracle.outcome import Outcome
+    differs = SimpleNamespace(ok=False, first_mismatch="output 0: 11500 of 262144 elements differ",
+                              outputs=[SimpleNamespace(ok=False, what="values", reason="")])
+    ev = MismatchEvidence(reference=Outcome("ok"), comparison=differs, comparison_fp64=SimpleNamespace(ok=True))
+    for check in (Mismatch(), Mismatch(what="values")):
+        held, why = check.holds(Outcome("ok"), ev)
+        assert not held and why.startswith("no mismatch") and "rounding" in why, why
+
+
+def test_isolate_counts_in_english():
+    from minimizer.isolate import summary_lines, to_markdown
+    side = {"changes": [0], "tests": 1, "holds": True, "words": ["input T0: dtype Float -> Half"], "from": "ok",
+            "to": "error `E`", "script": "x = 1\n"}
+    d = {"good": "g.py", "bad": "b.py", "backend": "reference", "outcome_good": "ok", "outcome_bad": "error `E`",
+         "boundary_change": None, "changes": [{"id": 0, "words": "input T0: dtype Float -> Half"}],
+         "forward": side, "backward": side, "same_outcome": False, "runs": 1, "invalid": 1, "seconds": 0.1}
+    text = "\n".join(summary_lines(d)) + to_markdown(d)
+    assert "(1 difference)" in text and "1 run, 1 invalid combination skipped" in text and "1 test)" in text
+    for wrong in ("1 differences", "1 runs", "1 tests", "1 invalid combinations"):
+        assert wrong not in text
+
+
+def test_a_frontend_that_is_not_installed_is_not_an_error():
+    """On nvFuser 0.2.36 the legacy module is absent by design: the environment record says it
+    is not installed, not ``nvfuser_error: No module named 'nvfuser'``."""
+    import importlib.util
+    from minimizer.backends import get
+    env = get("nvfuser").warm("cpu")
+    absent = [m for m in ("nvfuser_direct", "nvfuser") if importlib.util.find_spec(m) is None]
+    if not absent:
+        pytest.skip("every nvFuser frontend is installed here")
+    assert not any("No module named" in str(v) for k, v in env.items() if k.endswith("_error"))
+    assert env["not_installed"].split(", ") == absent
+
+
+def test_a_memory_refusal_starts_no_worker_and_says_none(here, capsys):
+    rc, out, err = fmin(capsys, "reduce", os.path.join(ROOT, "corpus", "direct_rmsnorm_fwd.py"), "--backend",
+                        "reference", "--max-memory", "1M", "--out", "m")
+    assert rc == 2 and "not enough memory" in err, err
+    assert "starting" not in err and not (here / "m").exists()
+
+
+def test_a_finished_reduction_leaves_no_lock_file(here, capsys):
+    rc, out, err = fmin(capsys, "reduce", "slice.py", "--backend", "reference", "--test", "grep -q slice", "-q",
+                        "--out", "o")
+    assert rc == 0, err
+    assert sorted(os.listdir(here / "o")) == ["cache.json", "report.json", "report.md", "repro.min.py", "state.json"]
