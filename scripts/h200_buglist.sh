@@ -6,12 +6,12 @@
 # machine needs to import torch and nvFuser (PATH, HOME, the nvFuser PYTHONPATH without fmin,
 # LD_LIBRARY_PATH, LD_PRELOAD for the ABI shim) plus the variables its header states, `python3
 # repro.min.py`. Then the bug list (corpus/report.md).
-# Device call from the project root, .nvfd carried (bash ../shared/device/nvfuser/prepare.sh here):
-#   run(command="bash scripts/h200_buglist.sh", carry=[".nvfd"], timeout_s=600)
+# Device call from the project root, .nvf carried (bash ../shared/device/nvfuser/prepare.sh here):
+#   run(command="bash scripts/h200_buglist.sh", carry=[".nvf"], timeout_s=600)
 # A second, optional call files the committed corpus the same way (its nvFuser buckets replayed by
 # `fmin fuzz --recheck`, each reduced one re-filed and run standalone; $OUT/findings.tgz is the
 # refiled corpus/findings to unpack over the repository's):
-#   run(command="bash scripts/h200_buglist.sh recheck", carry=[".nvfd"], timeout_s=600)
+#   run(command="bash scripts/h200_buglist.sh recheck", carry=[".nvf"], timeout_s=600)
 # Knobs: FMIN_T (campaign seconds, 200), MB (--minimize-budget, 180), SEED (2031), JOBS (4), DEADLINE
 # (seconds after which no more outside runs start, 560: the call's limit is 600).
 # Leaves under $OUT: versions.txt, campaign.txt (the summary: the bug list's rows for what it
@@ -23,7 +23,7 @@ out=${OUT:-/tmp/out}
 mkdir -p "$out"
 W=/tmp/fmin-h200/buglist
 rm -rf "$W" && mkdir -p "$W"
-source "${NVF:-.nvfd}/activate.sh" 210 > "$out/versions.txt" 2>&1
+source "${NVF:-.nvf}/activate.sh" 210 > "$out/versions.txt" 2>&1
 NVF_PATH=${PYTHONPATH:-}                      # nvFuser's, without fmin: what the outside runs get
 export PYTHONPATH=$PWD:$NVF_PATH PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$out/versions.txt" 2>&1
@@ -44,25 +44,7 @@ timeout $((T + MB + 90)) python3 -m minimizer fuzz --backend nvfuser --device cu
     --summary "$out/summary.json" --junit "$out/junit.xml" -q > "$out/campaign.txt" 2>&1
 echo "campaign exit status $?" >> "$out/campaign.txt"
 
-for f in "$W"/corpus/*/repro.min.py; do
-  [ -e "$f" ] || continue
-  id=$(basename "$(dirname "$f")")
-  if [ "$SECONDS" -gt "${DEADLINE:-560}" ]; then echo "$id not run outside: out of time" >> "$out/rerun.txt"; continue; fi
-  s=$(mktemp -d)
-  cp "$f" "$s/repro.min.py"
-  stated=$(sed -n 's/^# environment: //p' "$f" | head -1)
-  (cd "$s" && timeout 300 env -i PATH="$PATH" HOME="$HOME" PYTHONPATH="$NVF_PATH" \
-      LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" LD_PRELOAD="${LD_PRELOAD:-}" $stated \
-      python3 repro.min.py > out.txt 2> err.txt)
-  rc=$?
-  err=$(grep -E '^[A-Za-z_][A-Za-z_.]*(Error|Exception)(:|$)' "$s/err.txt" | tail -1 | cut -c1-200)
-  segs=$(grep -o '^g{([a-z_]*)' "$s/out.txt" | sort | uniq -c | tr -s ' \n' ' ')
-  fmin_says=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); s=m.get('standalone') or {}; \
-print(m['kind'], 'fmin-standalone:', {True: 'reproduced', False: 'NOT-reproduced', None: 'not-run'}[s.get('reproduced')])" \
-      "$(dirname "$f")/finding.json")
-  echo "$id $fmin_says | outside: exit $rc ${err:-no error}${segs:+ | segments:$segs}" >> "$out/rerun.txt"
-  rm -rf "$s"
-done
+NVF_PATH=$NVF_PATH bash scripts/h200_outside.sh "$W/corpus" "$out/rerun.txt"
 cp "$W/corpus/report.md" "$out/" 2>/dev/null
 tar czf "$out/corpus.tgz" -C "$W" corpus
 cat "$out/versions.txt" "$out/campaign.txt" "$out/rerun.txt" 2>/dev/null
