@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from ..oracle.context import RunContext
+from ..phases import Phases, recording
 from ..oracle.pool import Pool, Pools
 from ..progress import ProgressLine
 from ..program import to_source
@@ -80,10 +81,17 @@ class Summary:
     resumed: int = 0                                        # programs judged before a resume, skipped
     ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
     hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
+    phases: Phases = field(default_factory=Phases)          # where the time went: the driver's and the slots'
+    slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
 
     @property
     def per_second(self) -> float:
         return self.programs / self.judge_seconds if self.judge_seconds else 0.0
+
+    def workers_started(self) -> dict:
+        """Worker processes started during the campaign, by backend (restarts after a crash count)."""
+        return {k.removeprefix("worker start "): v[1] for k, v in sorted(self.phases.data.items())
+                if k.startswith("worker start ")}
 
     def coverage(self) -> tuple[int, int]:
         cov = covered_ops()
@@ -98,7 +106,8 @@ class Summary:
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
                 "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
                 "minimized": self.minimized, "buckets_hit": self.hit,
-                "environment": self.environment,
+                "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
+                "phases": self.phases.to_json(),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {})}
 
@@ -156,14 +165,21 @@ class LocalRunner:
     ``reduce(key, meta, outcome, bucket_dir)`` and ``recheck(job)`` return futures of what
     ``judge_example``, ``reduce_bucket`` and ``recheck_bucket`` return; ``window`` is how many
     programs the campaign keeps submitted ahead of the one it waits for, ``reduce_slots`` how
-    many buckets it reduces at once; ``describe()`` a line for the summary ("" here)."""
+    many buckets it reduces at once, ``n`` how many slots judge at once; ``describe()`` a line for
+    the summary ("" here)."""
 
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
         self.window = max(generate.CHUNK, 2 * max(1, opt.ctx.jobs))
         self.reduce_slots = 1
+        self.n = max(1, opt.ctx.jobs)   # slots: programs judged at once
 
     def __enter__(self):
+        from ..backends import get as get_backend
+        ProgressLine(self.opt.ctx.quiet).starting(
+            get_backend(self.opt.ctx.backend), self.opt.ctx.device, self.n,
+            f"(+ as many reference workers) for {self.n} judging slot(s)"
+            if self.opt.ctx.backend != "reference" else f"for {self.n} judging slot(s)")
         self._pools = backend_pools(self.opt.ctx)
         self.pool, self.ref = self._pools.__enter__()
         self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
@@ -210,6 +226,7 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
             if opt.minimize:
                 run.minimize_pending(runner)
             run.s.ran_on = runner.describe()
+            run.s.slots = getattr(runner, "n", 0)
         run.s.hit = run.hit_rows()
     finally:
         run.close()
@@ -262,7 +279,8 @@ class _Campaign:
             if k in done:
                 continue
             try:
-                examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
+                with self.s.phases.timed("driver generate"):
+                    examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
             except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
                 self.record(generator_finding(err, self.opt.seed, k),
                             f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
@@ -274,8 +292,11 @@ class _Campaign:
                     return
                 if self.progress and e.id in self.progress.judged:
                     continue
-                text = to_source(e.program)
-                if self.session.seen(text):   # judged already, in flight, or judged before a resume
+                with self.s.phases.timed("driver print"):
+                    text = to_source(e.program)
+                with self.s.phases.timed("driver dedup"):
+                    seen = self.session.seen(text)
+                if seen:   # judged already, in flight, or judged before a resume
                     self.s.duplicates += 1
                     continue
                 self.submitted += 1
@@ -299,7 +320,8 @@ class _Campaign:
                     window.append((item, None))
                 else:
                     e, text = item
-                    window.append((item, self.session.submit(Candidate(text, e.program, context=e))))
+                    with self.s.phases.timed("driver submit"):
+                        window.append((item, self.session.submit(Candidate(text, e.program, context=e))))
                     t_first = t_first or time.monotonic()
                 while len(window) > runner.window or (window and window[0][1] is None):
                     self.take(*window.popleft())
@@ -323,9 +345,13 @@ class _Campaign:
                 self.progress.chunk_done(item[1])
             return
         e, text = item
-        self.count(e, text, fut.result().detail)
-        if self.progress:
-            self.progress.judged_one(e.id, text)
+        with self.s.phases.timed("driver wait"):
+            j = fut.result().detail
+        self.s.phases.merge(j.phases)
+        with self.s.phases.timed("driver record"):
+            self.count(e, text, j)
+            if self.progress:
+                self.progress.judged_one(e.id, text)
         self.status(self.s, self.t0)
 
     def count(self, e, text: str, j) -> None:
@@ -440,9 +466,14 @@ def generator_finding(err: Exception, seed: int, k: int):
 
 # ---------------------------------------------------------------- the units of work (run where the pools are)
 def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
-    """Every oracle on one generated example (``oracles.judge``), with its own metamorphic seed."""
-    return judge(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
-                 example_seed=generate.example_seed(e.id))
+    """Every oracle on one generated example (``oracles.judge``), with its own metamorphic seed;
+    where its time went (``Judged.phases``: each run, each oracle, the whole) comes back with it."""
+    rec = Phases()
+    with recording(rec), rec.timed("slot judge"):
+        j = judge(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
+                  example_seed=generate.example_seed(e.id))
+    j.phases = rec
+    return j
 
 
 def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt: CampaignOptions, pool,
@@ -600,7 +631,10 @@ def summary_lines(s: Summary) -> list[str]:
             ("op coverage", f"{got}/{of} generated ops exercised"),
             ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
             ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
-            ("buckets minimized", str(len(s.minimized)))]
+            ("buckets minimized", str(len(s.minimized))),
+            ("slots / workers started", f"{s.slots} / " + (", ".join(f"{k} {v}" for k, v in s.workers_started().items())
+                                                          or "-")),
+            ("where the time went", phase_line(s.phases, s.programs) or "-")]
     if s.resumed:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
@@ -619,6 +653,23 @@ def summary_lines(s: Summary) -> list[str]:
         if sa.get("ran") and not sa.get("reproduced"):
             out.append(f"NOT REPRODUCED STANDALONE: {m['id']} ({m['kind']}): {sa.get('why')}  ({m['dir']})")
     return out
+
+
+#: the phases ``phase_line`` shows, in a campaign's order (``Phases`` names)
+_SHOWN = ("driver generate", "driver dedup", "driver wait", "driver record", "slot judge", "oracle run",
+          "oracle differential", "oracle order", "oracle layout")
+
+
+def phase_line(p: Phases, programs: int) -> str:
+    """The summary's one line of ``Summary.phases``: seconds per program of the driver's serial
+    parts and of a slot's judgement, then each backend's compile-and-run (``execute``) seconds and
+    runs per program — with the slots' count, the floor a campaign's rate cannot beat."""
+    if not programs:
+        return ""
+    parts = [f"{k} {p.seconds(k) / programs * 1000:.0f} ms" for k in _SHOWN if p.count(k)]
+    parts += [f"{k} {p.seconds(k) / max(1, p.count(k)) * 1000:.0f} ms x {p.count(k) / programs:.1f}"
+              for k in sorted(p.data) if k.startswith("execute ")]
+    return "per program: " + ", ".join(parts)
 
 
 def write_junit(s: Summary, path: str) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .. import phases
 from ..backends import RunOptions
 from ..oracle.checks.layout import gather_layout
 from ..oracle.checks.base import Trial
@@ -73,6 +74,7 @@ class Judged:
     outcome: Outcome
     findings: list[Finding]
     skipped: str | None = None   # why the program was not judged (a script or environment failure)
+    phases: phases.Phases | None = None   # where its time went, where it was judged (``campaign.judge_example``)
 
 
 def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
@@ -81,26 +83,32 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
     reference (the same pool when the backend is the reference)."""
     diff = "differential" in oracles and backend != "reference"
     pools = Pools.of(pool, reference=ref_pool)
-    o = pool.run(Request(text, path, RunOptions(seed=seed, want_values=diff)))
+    rec = phases.current() or phases.Phases()   # each oracle's share of a program's time (runs included)
+    with rec.timed("oracle run"):
+        o = pool.run(Request(text, path, RunOptions(seed=seed, want_values=diff)))
     found: list[Finding] = []
     try:
         if not o.ok:
-            f = _failure(o, text, path, seed, ref_pool, backend, program)
+            with rec.timed("oracle failure"):
+                f = _failure(o, text, path, seed, ref_pool, backend, program)
             if f is None:
                 return Judged(o, [], skipped=f"{category(o)}: {o.signature}")
             return Judged(o, [f] if "failure" in oracles else [])
         if diff:
-            f = _differential(program, o, text, path, seed, pools, backend)
+            with rec.timed("oracle differential"):
+                f = _differential(program, o, text, path, seed, pools, backend)
             if f:
                 found.append(f)
     finally:
         drop_values(o)
     if "order" in oracles:
-        f = _order(program, o, path, seed, pool, ref_pool, backend, example_seed)
+        with rec.timed("oracle order"):
+            f = _order(program, o, path, seed, pool, ref_pool, backend, example_seed)
         if f:
             found.append(f)
     if "layout" in oracles:
-        f = _layout(program, text, o, path, seed, pools, backend)
+        with rec.timed("oracle layout"):
+            f = _layout(program, text, o, path, seed, pools, backend)
         if f:
             found.append(f)
     for f in found:

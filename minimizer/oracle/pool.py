@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from .. import phases
 from ..backends import RunOptions, get as get_backend
 from .outcome import Outcome
 
@@ -55,6 +56,13 @@ class Worker:
         self._eof = False
 
     def start(self) -> None:
+        t0 = time.perf_counter()
+        try:
+            self._start()
+        finally:
+            phases.note(f"worker start {self.backend}", time.perf_counter() - t0)
+
+    def _start(self) -> None:
         r, w = os.pipe()
         env = dict(os.environ)
         env.update(self.env or {})
@@ -225,6 +233,18 @@ def _signal_name(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def _note_run(backend: str, options: RunOptions, out: Outcome, seconds: float) -> None:
+    """One run into the thread's ``phases`` record, by backend and kind (an fp64 reference, an
+    eager translation are other costs than a compile): the round trip as fmin saw it, the
+    worker's own time for the request, and the last ``fd.execute`` (compile and run, the floor a
+    campaign cannot go below) where the worker timed one."""
+    kind = backend + (" fp64" if options.fp64 else "") + (" eager" if options.eager else "")
+    phases.note(f"run {kind}", seconds)
+    phases.note(f"in worker {kind}", out.seconds or 0.0)
+    if out.execute_seconds is not None:
+        phases.note(f"execute {kind}", out.execute_seconds)
+
+
 class Pool:
     """``jobs`` workers of one backend; ``run_many`` spreads requests over them. ``options``
     apply to every run (a request's own non-default options win)."""
@@ -256,12 +276,17 @@ class Pool:
         return min(self.max_timeout, max(self.min_timeout, self.factor * self._slowest))
 
     def run(self, req: Request) -> Outcome:
+        t0 = time.perf_counter()
         with self._lock:
             while not self._free:
                 self._lock.wait()
             w = self._free.pop()
+        phases.note("pool wait", time.perf_counter() - t0)
         try:
-            out = w.run(req, self.timeout_for(req), req.options.over(self.options))
+            options = req.options.over(self.options)
+            t1 = time.perf_counter()
+            out = w.run(req, self.timeout_for(req), options)
+            _note_run(self.backend, options, out, time.perf_counter() - t1)
             if out.status in ("ok", "error"):
                 self._slowest = max(self._slowest, out.seconds)
                 self._measured += 1
