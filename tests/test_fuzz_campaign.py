@@ -531,3 +531,65 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
                                                        corpus=str(tmp_path), resume=False, max_ops=3))
     assert s.programs == 2                            # --no-resume: the record starts over
+
+
+# ---------------------------------------------------------------- throughput: slot processes, phases
+def test_slots_are_processes_and_the_phases_add_up(tmp_path):
+    """``--jobs 2`` judges in two slot processes (not threads of this one), and the summary says
+    where the time went: every program waited for once in the driver and judged once in a slot,
+    the oracles' shares within the slot's, the backend's runs per program, the workers started."""
+    from minimizer.fuzz import campaign, slot
+    opt = campaign.CampaignOptions(ctx=REF_CTX.replace(jobs=2), max_examples=12, seed=3, corpus=str(tmp_path / "c"),
+                                   minimize=False, summary=str(tmp_path / "s.json"))
+    with campaign.LocalRunner(opt) as runner:
+        pids = {runner._slot_processes().submit(slot.pid).result() for _ in range(6)}
+        assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    s = campaign.run_campaign(opt)
+    d = json.loads((tmp_path / "s.json").read_text())
+    ph, n = d["phases"], d["programs"]
+    assert n == s.programs == 12 and d["slots"] == 2 and d["workers_started"] == {"reference": 2}
+    for name in ("driver generate", "driver wait", "driver record", "slot judge", "oracle run"):
+        assert ph[name]["seconds"] >= 0, name
+    assert ph["driver wait"]["count"] == ph["slot judge"]["count"] == ph["oracle run"]["count"] == n
+    oracles = sum(ph[k]["seconds"] for k in ph if k.startswith("oracle "))
+    assert oracles <= ph["slot judge"]["seconds"] * 1.01 + 0.01
+    # each program runs at least once on the backend, in a worker, timed there and here
+    assert ph["run reference"]["count"] >= n and ph["in worker reference"]["count"] == ph["run reference"]["count"]
+    assert ph["in worker reference"]["seconds"] <= ph["run reference"]["seconds"] + 0.01
+    assert "slot judge" in "\n".join(campaign.summary_lines(s)) and "execute reference" in campaign.phase_line(s.phases, n)
+
+
+def test_a_killed_slot_process_is_replaced_and_its_unit_rerun_or_reported(tmp_path, monkeypatch):
+    """A slot process that dies (the out-of-memory killer, a bug of fmin's) must not hang the
+    campaign: the unit runs again on fresh slots, and where that is not allowed it fails with
+    ``SlotLost``."""
+    import signal
+    import time
+    from minimizer.fuzz import campaign, slot
+    examples = generate.chunk(3, 0)[:3]
+    opt = campaign.CampaignOptions(ctx=REF_CTX, corpus=str(tmp_path), minimize=False)
+    with campaign.LocalRunner(opt) as runner:
+        assert runner.judge(examples[0], to_source(examples[0].program)).result(timeout=120).outcome.ok
+        os.kill(runner._slot_processes().submit(slot.pid).result(), signal.SIGKILL)
+        time.sleep(0.5)
+        j = runner.judge(examples[1], to_source(examples[1].program)).result(timeout=120)
+        assert j.outcome.ok and runner.slot_restarts == 1
+        monkeypatch.setattr(runner, "max_attempts", 1)
+        os.kill(runner._slot_processes().submit(slot.pid).result(), signal.SIGKILL)
+        time.sleep(0.5)
+        with pytest.raises(campaign.SlotLost, match="slot process died"):
+            runner.judge(examples[2], to_source(examples[2].program)).result(timeout=120)
+
+
+def test_buckets_do_not_depend_on_jobs(tmp_path):
+    """The same seed and ``--max-examples`` find the same buckets, as often, with one slot or two."""
+    got = []
+    for jobs in ("1", "2"):
+        corpus = tmp_path / f"c{jobs}"
+        r = fmin("fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "11", "--seed", "7",
+                 "--jobs", jobs, "--oracles", "failure,differential", "--inductor-config", RELU_BUG,
+                 "--corpus", str(corpus), "--no-minimize", "--summary", str(tmp_path / f"s{jobs}.json"), "-q")
+        assert r.returncode == 1, r.stdout + r.stderr
+        s = json.loads((tmp_path / f"s{jobs}.json").read_text())
+        got.append(({b["key"]: b["count"] for b in Store(str(corpus)).buckets()}, s["findings"], s["statuses"]))
+    assert got[0] == got[1] and any("relu" in k for k in got[0][0])
