@@ -10,7 +10,7 @@ DIR`` an older tree of the package too (``git archive 9c45d67 minimizer | tar -x
 the same run, so both see the same machine. A tree whose summary has no ``phases`` (before the
 measurement existed) gets dashes there. Measured from outside, for every tree alike: the CPU busy
 fraction of the whole machine (``/proc/stat``) and the most worker processes alive at once (the
-fmin process's children running ``minimizer.backends.worker``).
+fmin process's descendants running ``minimizer.backends.worker``).
 
 The ceiling column is the floor the issue asks for, turned into a rate: the backend's own
 compile-and-run seconds per program (``execute <backend>`` over programs, measured in the
@@ -39,22 +39,29 @@ def cpu_ticks() -> tuple[int, int]:
     return sum(v) - idle, sum(v)
 
 
-def worker_children(pid: int) -> set[int]:
-    """Pids of ``pid``'s children that are fmin workers."""
-    out = set()
+def worker_descendants(pid: int) -> set[int]:
+    """Pids of ``pid``'s descendants that are fmin workers (children of the campaign's slot
+    processes now, of the campaign itself before)."""
+    parent, cmd = {}, {}
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
         try:
             with open(f"/proc/{d}/stat") as f:
-                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            if ppid != pid:
-                continue
+                parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
             with open(f"/proc/{d}/cmdline", "rb") as f:
-                if b"minimizer.backends.worker" in f.read():
-                    out.add(int(d))
+                cmd[int(d)] = b"minimizer.backends.worker" in f.read()
         except (OSError, IndexError, ValueError):
             continue
+    out = set()
+    for p, is_worker in cmd.items():
+        if not is_worker:
+            continue
+        q, hops = p, 0
+        while q in parent and q != pid and hops < 8:
+            q, hops = parent[q], hops + 1
+        if q == pid:
+            out.add(p)
     return out
 
 
@@ -76,7 +83,7 @@ def campaign(tree: str, jobs: int, a) -> dict:
     def watch():
         nonlocal most
         while not done.is_set():
-            now = worker_children(p.pid)
+            now = worker_descendants(p.pid)
             seen.update(now)
             most = max(most, len(now))
             done.wait(0.5)
