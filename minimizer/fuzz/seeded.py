@@ -24,6 +24,7 @@ so it is reduced and filed as those are.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from ..model import Program
 from ..program import static
 from ..program.reader import parse_file
 from ..upgrade import upgrade
+from . import nvfuser_tests
 from .generate import CHUNK, Example, chunk_seed, parse_id
 from .mutate import mutated
 
@@ -61,18 +63,23 @@ _CACHE: dict[tuple, Seeds] = {}
 
 
 def scripts_in(dirs) -> list[str]:
-    """Every ``*.py`` under the folders (a file named directly is itself), sorted per folder."""
-    out = []
+    """Every ``*.py`` under the folders (a file named directly is itself), sorted per folder, each
+    once (``--seeds corpus corpus/seeds`` does not weigh corpus/seeds twice)."""
+    out, seen = [], set()
     for d in dirs:
         if os.path.isfile(d):
             out.append(d)
             continue
         if not os.path.isdir(d):
             raise UsageError(f"--seeds {d}: no such directory")
+        if nvfuser_tests.is_checkout(d):   # an nvFuser checkout: its Python tests' fusions, extracted
+            scratch = tempfile.mkdtemp(prefix="fmin-nvfuser-tests-")
+            nvfuser_tests.extract(d, scratch)
+            d = scratch
         for root, subdirs, files in os.walk(d):
             subdirs[:] = sorted(x for x in subdirs if not x.startswith("."))
             out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
-    return out
+    return [p for p in out if not (os.path.realpath(p) in seen or seen.add(os.path.realpath(p)))]
 
 
 def read_seed(path: str, frontend: str | None) -> Seed:
