@@ -19,6 +19,7 @@ import dataclasses
 import torch
 from hypothesis import strategies as st
 
+from .. import dtypes
 from ..model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
 from ..ops.registry import CATALOG, lookup
 from ..program import edits, static, variants
@@ -151,23 +152,45 @@ def repeat_operand(data, p, info):
                            npos=1))
 
 
-def _swaps(s: Stmt) -> list[str]:
-    spec = lookup(s.call)
-    if spec is None or spec.family not in ("unary", "binary", "ternary", "reduction"):
+def _category(t) -> tuple[str, str] | None:
+    """(``Gen`` category attribute ``f``/``i``/``b``, DataType name) of a tensor operand."""
+    if not isinstance(t, torch.Tensor):
+        return None
+    name = dtypes.from_torch(t.dtype)
+    return ("b" if t.dtype == torch.bool else "f" if t.dtype.is_floating_point else
+            "i" if not t.dtype.is_complex else None, name)
+
+
+def _swaps(s: Stmt, operand) -> list[str]:
+    """Ops of ``s``'s catalog family that take its arguments and that the generator draws for its
+    first operand's dtype (``Gen``'s category and dtypes): the static check runs on meta tensors,
+    which do not know that ``bitwise_not`` has no float kernel, the catalog does."""
+    spec, cat = lookup(s.call), _category(operand)
+    if spec is None or spec.family not in ("unary", "binary", "ternary", "reduction") or cat is None or cat[0] is None:
         return []
     used = {k for k, _ in s.args}
+
+    def drawn_for(o) -> bool:
+        g = o.generate
+        return g is not None and getattr(g, cat[0], None) is not None and (not g.dtypes or cat[1] in g.dtypes)
     return [k for k, o in CATALOG.items() if k.startswith("ops.") and k != s.call and o.family == spec.family
-            and used <= {q.name for q in o.params} and not o.nondeterministic]
+            and used <= {q.name for q in o.params} and not o.nondeterministic and drawn_for(o)]
 
 
 def swap_op(data, p, info):
     """One op replaced by another of its catalog family taking the same arguments."""
-    got = _pick(data, [i for i, s in enumerate(p.stmts) if s.is_op and _swaps(s)], "op")
+    defs = edits.definitions(p)
+
+    def first(i):
+        refs = [r for r in p.stmts[i].uses() if r in defs[i]]
+        return info.value(defs[i][refs[0]], refs[0]) if refs else None
+    choices = [(i, _swaps(s, first(i))) for i, s in enumerate(p.stmts) if s.is_op]
+    got = _pick(data, [x for x in choices if x[1]], "op")
     if got is None:
         return None
-    new = data.draw(st.sampled_from(_swaps(p.stmts[got])), label="swap")
+    new = data.draw(st.sampled_from(got[1]), label="swap")
     stmts = list(p.stmts)
-    stmts[got] = dataclasses.replace(stmts[got], call=new)
+    stmts[got[0]] = dataclasses.replace(stmts[got[0]], call=new)
     return p.replace(stmts=tuple(stmts))
 
 
