@@ -194,9 +194,10 @@ def swap_op(data, p, info):
     return p.replace(stmts=tuple(stmts))
 
 
-def _insert_after(data, p, info, make) -> Program | None:
-    """``y = make(x)`` right after ``x`` is bound, every later use of ``x`` reading ``y``."""
-    got = _pick(data, _tensor_values(p, info), "value")
+def _insert_after(data, p, info, make, floating: bool = False) -> Program | None:
+    """``y = make(x)`` right after ``x`` is bound, every later use of ``x`` reading ``y`` (``x`` a
+    floating tensor where ``floating``)."""
+    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].dtype.is_floating_point or not floating], "value")
     if got is None:
         return None
     i, name, t = got
@@ -206,10 +207,11 @@ def _insert_after(data, p, info, make) -> Program | None:
 
 
 def cast(data, p, info):
-    """A cast inserted after a floating value (to another floating dtype)."""
+    """A cast inserted after a floating value (to a floating dtype: an int or bool value cast to
+    a float would reach ops the catalog has no float kernel for)."""
     d = data.draw(st.sampled_from(FLOATS), label="to")
     return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.cast", (("arg", Ref(x)), ("dtype", DType(d))),
-                                                             npos=1))
+                                                             npos=1), floating=True)
 
 
 def segment_set(data, p, info):
