@@ -288,6 +288,9 @@ def _add_fuzz(sub) -> None:
                    help="generate for one frontend only (default: both; on nvfuser, only nvfuser_direct when the "
                         "legacy nvfuser module is not installed)")
     z.add_argument("--max-ops", type=POSITIVE_INT, default=12, help="ops per program at most (default 12)")
+    z.add_argument("--seeds", nargs="+", metavar="DIR", default=None,
+                   help="seeded fuzzing: each program is a fusion read from these folders' scripts (every form fmin "
+                        "reads), changed by a few mutations (docs/fuzz.md 'Seeded fuzzing'); --replay needs them too")
     z.add_argument("--oracles", default=",".join(("failure", "differential", "order", "layout")),
                    help="comma-separated subset of failure,differential,order,layout")
     z.add_argument("--no-minimize", action="store_true", help="store new findings without reducing them")
@@ -574,16 +577,18 @@ def cmd_fuzz(args) -> int:
         _out_file(args.summary, "--summary")
     ctx = _context(args, seed=0)   # --seed chooses the programs; every run's torch seed is 0
     ray_opt = _ray_options(args, ctx.device)
+    if args.frontend is None and (args.seeds or not args.replay):
+        args.frontend = default_frontend(ctx.backend)
+    if args.seeds:
+        _load_seeds(args)
     if args.replay:
         return _replay(args, ctx, oracles)
-    if args.frontend is None:
-        args.frontend = default_frontend(ctx.backend)
     max_examples = args.max_examples if (args.max_examples is not None or args.time) else 100
     opt = CampaignOptions(ctx=ctx, seconds=args.time, max_examples=max_examples,
                           seed=args.seed, shard=_shard(args.shard), corpus=args.corpus,
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
-                          minimize_budget=args.minimize_budget,
+                          minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()),
                           resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
@@ -601,6 +606,17 @@ def cmd_fuzz(args) -> int:
         return 0
     relevant = [m for m in s.new if args.fail_on == "new" or m["owner"] == "fmin"]
     return 1 if relevant else 0
+
+
+def _load_seeds(args) -> None:
+    """``--seeds``: a missing folder or no readable seed is a usage error; each unreadable seed
+    is reported once (``file:line:col: why``) and left out."""
+    from .fuzz import seeded
+    got = seeded.load(args.seeds, args.frontend)
+    for line in got.unreadable:
+        print(f"fmin: seed left out: {line}", file=sys.stderr)
+    if not got.seeds:
+        raise UsageError(f"--seeds {' '.join(args.seeds)}: no seed fmin can read and check")
 
 
 def _recheck(opt, ray_opt=None) -> int:
@@ -641,7 +657,13 @@ def _replay(args, ctx, oracles) -> int:
     from .fuzz.oracles import judge
     from .program import to_source
     try:
-        prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
+        if args.seeds:
+            from .fuzz import seeded
+            e = seeded.program_for(args.replay, args.seeds, frontend=args.frontend)
+            prog = e.program
+            print(f"# seed {e.seed}, mutations: {', '.join(e.mutations) or 'none'}")
+        else:
+            prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
     except ValueError as e:
         raise UsageError(str(e)) from None
     text = to_source(prog)

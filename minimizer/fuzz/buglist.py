@@ -108,6 +108,15 @@ def standalone_tally(metas: list[dict]) -> str:
     return ", ".join(parts)
 
 
+def _seed(m: dict) -> str:
+    """``; seed FILE`` for a seeded finding (``fuzz --seeds``): the real fusion it was mutated from."""
+    seeds = m.get("seeds") or {}
+    if not seeds:
+        return ""
+    first = max(seeds, key=seeds.get)
+    return f"; seed {first}" + (f" (+{len(seeds) - 1})" if len(seeds) > 1 else "")
+
+
 def row(m: dict, d: str, root: str) -> dict:
     """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
     name, text = _script(d)
@@ -128,7 +137,7 @@ def row(m: dict, d: str, root: str) -> dict:
     rel = os.path.relpath(os.path.join(d, name), root) if name else ""
     return {"bucket": m.get("id", os.path.basename(d)), "backend": m.get("backend", "?"), "kind": kind_of(m),
             "where raised": where, "message": msg,
-            "seen": f"{m.get('count', 0)}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else ""),
+            "seen": f"{m.get('count', 0)}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
             "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
             "reproduces standalone": standalone_words(m), "first seen": str(m.get("first_seen", ""))[:16],
             "attachment": f"[{rel}]({rel})" if rel else "–", "_m": m}

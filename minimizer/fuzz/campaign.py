@@ -31,7 +31,7 @@ from ..phases import Phases, recording
 from ..oracle.pool import Pool, Pools
 from ..progress import ProgressLine
 from ..program import to_source
-from . import generate
+from . import generate, seeded
 from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist, slot
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
@@ -58,6 +58,7 @@ class CampaignOptions:
     minimize: bool = True
     minimize_seconds: float = 300.0
     minimize_budget: float | None = None     # seconds for all minimizations of a campaign
+    seeds: tuple[str, ...] = ()   # --seeds: mutate these folders' fusions instead of generating (``seeded``)
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``findings.Progress``)
 
@@ -84,7 +85,8 @@ class Summary:
     ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
     hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
     phases: Phases = field(default_factory=Phases)          # where the time went: the driver's and the slots'
-    slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
+    slots: int = 0                                          # programs judged at once (slot processes here, actors on Ray)
+    seeds: Counter = field(default_factory=Counter)         # seed file -> seeded programs judged (``--seeds``)
 
     @property
     def per_second(self) -> float:
@@ -111,7 +113,8 @@ class Summary:
                 "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
                 "phases": self.phases.to_json(),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
-                **({"ran_on": self.ran_on} if self.ran_on else {})}
+                **({"ran_on": self.ran_on} if self.ran_on else {}),
+                **({"seeded_programs": sum(self.seeds.values()), "per_seed": dict(self.seeds)} if self.seeds else {})}
 
 
 class Status(ProgressLine):
@@ -352,7 +355,7 @@ class _Campaign:
                 continue
             try:
                 with self.s.phases.timed("driver generate"):
-                    examples = generate.chunk(self.opt.seed, k, frontend=self.opt.frontend, max_ops=self.opt.max_ops)
+                    examples = program_chunk(self.opt, k)
             except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
                 self.record(generator_finding(err, self.opt.seed, k),
                             f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
@@ -437,7 +440,9 @@ class _Campaign:
             s.environment = j.outcome.environment
         for st in e.program.op_stmts():
             s.ops[st.op] += 1
-        for f in j.findings:
+        if getattr(e, "seed", None):
+            s.seeds[e.seed] += 1
+        for f in seeded.findings_of(e, j, self.opt.ctx.backend):
             if self.record(f, text, e.id, j.outcome.environment):
                 self.new_keys.append((f.key, f.flags))
 
@@ -445,7 +450,8 @@ class _Campaign:
         """A finding into its bucket, counted as new or known; True when it opened the bucket."""
         self.s.findings[f.found_as or f.kind] += 1
         d, is_new = self.store.add(f, text, example_id, self.opt.ctx.backend, environment,
-                                   {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops})
+                                   {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops,
+                                    **({"seeds": list(self.opt.seeds)} if self.opt.seeds else {})})
         if is_new:
             self.s.new.append({**self.store.meta(f.key), "dir": d})
         else:
@@ -511,6 +517,13 @@ class _Campaign:
         finally:
             for fut in running:
                 fut.cancel()
+
+
+def program_chunk(opt: CampaignOptions, k: int):
+    """Chunk ``k`` of the campaign's programs: generated, or with ``--seeds`` mutated seeds."""
+    if opt.seeds:
+        return seeded.chunk(opt.seed, k, opt.seeds, frontend=opt.frontend)
+    return generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
 
 
 def write_reports(s: Summary, opt: CampaignOptions) -> None:
@@ -707,6 +720,7 @@ def summary_lines(s: Summary) -> list[str]:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
+    rows += seeded.summary_rows(s.seeds)
     filed = buglist.standalone_tally(s.new)
     if filed:
         rows.append(("new buckets run standalone", filed))

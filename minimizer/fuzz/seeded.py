@@ -1,0 +1,217 @@
+"""Seeded fuzzing (``fmin fuzz --seeds DIR...``): each program of a campaign is a real fusion (a
+seed) changed by a few ``mutate`` mutations, instead of a small generated program.
+
+Bugs users file need the structure of a real fusion (RoPE slice/cat chains, norm backwards,
+attention blocks) around them; the seeds bring it. Seeds are every script fmin reads
+(``program.reader``: corpus scripts, a folder of repros, Thunder/nvFuser dumps), a legacy one
+upgraded to the campaign's frontend (``upgrade``), as ``reduce`` does. A seed that cannot be read
+or fails the static check is reported once (``file:line:col``) and left out; a missing folder is
+a usage error.
+
+Reproducibility is the generator's (``generate``): chunk ``k`` is one ``@given`` run seeded by
+``chunk_seed(seed, k)`` drawing (seed file, mutations) from Hypothesis data, so an example id
+``SEED.CHUNK.INDEX`` with the same ``--seeds`` regenerates the same program (``program_for``).
+The seeds are parsed once per process (``load``'s cache): a worker or a replay never re-reads
+them per program.
+
+A seeded finding carries its seed file (``seeds`` in ``finding.json``, counted like the dtypes).
+An order or layout change of *segmentation* of a seed (both variants run, other kernels) is the
+seed issue's question — does segmentation depend on the input order? — and a finding of its own
+(``found_as`` ``segmentation``, key ``<backend> segmentation depends on the input order (<kinds>)``,
+both segment graphs in ``finding.json``); its kind stays ``order-dependent``/``layout-dependent``
+so it is reduced and filed as those are.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
+
+from ..errors import ScriptError, UsageError
+from ..model import Program
+from ..program import static
+from ..program.reader import parse_file
+from ..upgrade import upgrade
+from . import nvfuser_tests
+from .generate import CHUNK, Example, chunk_seed, parse_id
+from .mutate import mutated
+
+
+@dataclass(frozen=True)
+class Seed:
+    path: str
+    program: Program
+    info: object = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class SeededExample(Example):
+    seed: str = ""                    # the seed file it was mutated from
+    mutations: tuple[str, ...] = ()
+
+
+@dataclass
+class Seeds:
+    seeds: list[Seed]
+    unreadable: list[str]             # ``file:line:col: why`` of each seed left out
+
+
+_CACHE: dict[tuple, Seeds] = {}
+
+
+def scripts_in(dirs) -> list[str]:
+    """Every ``*.py`` under the folders (a file named directly is itself), sorted per folder, each
+    once (``--seeds corpus corpus/seeds`` does not weigh corpus/seeds twice)."""
+    out, seen = [], set()
+    for d in dirs:
+        if os.path.isfile(d):
+            out.append(d)
+            continue
+        if not os.path.isdir(d):
+            raise UsageError(f"--seeds {d}: no such directory")
+        if nvfuser_tests.is_checkout(d):   # an nvFuser checkout: its Python tests' fusions, extracted
+            scratch = tempfile.mkdtemp(prefix="fmin-nvfuser-tests-")
+            nvfuser_tests.extract(d, scratch)
+            d = scratch
+        for root, subdirs, files in os.walk(d):
+            subdirs[:] = sorted(x for x in subdirs if not x.startswith("."))
+            out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
+    return [p for p in out if not (os.path.realpath(p) in seen or seen.add(os.path.realpath(p)))]
+
+
+def read_seed(path: str, frontend: str | None) -> Seed:
+    """One seed, upgraded to ``frontend`` where it is written for another; ScriptError if fmin
+    cannot read it or its program fails the static check."""
+    try:
+        p = parse_file(path)
+    except ScriptError:
+        raise
+    except Exception as e:
+        raise ScriptError(f"{type(e).__name__}: {e}", path) from None
+    if frontend and p.dialect.frontend != frontend:
+        try:
+            p = upgrade(p, frontend)
+        except Exception as e:
+            raise ScriptError(f"cannot upgrade to {frontend}: {e}", path) from None
+    try:
+        info = static.check(p)
+    except Exception as e:
+        stmt = getattr(e, "stmt_index", None)
+        origin = p.stmts[stmt].origin if isinstance(stmt, int) and 0 <= stmt < len(p.stmts) else None
+        raise ScriptError(f"the static check rejects it: {e}", path, origin.line if origin else 1,
+                          origin.col if origin else 1) from None
+    if not p.op_stmts():
+        raise ScriptError("no ops to mutate", path)
+    return Seed(path, p, info)
+
+
+def load(dirs, frontend: str | None = None) -> Seeds:
+    """The readable seeds under ``dirs`` and why the others are not (cached per process)."""
+    key = (tuple(dirs), frontend)
+    if key not in _CACHE:
+        got, bad = [], []
+        for path in scripts_in(dirs):
+            try:
+                got.append(read_seed(path, frontend))
+            except ScriptError as e:
+                bad.append(str(e))
+        _CACHE[key] = Seeds(got, bad)
+    return _CACHE[key]
+
+
+def seeded_programs(seeds: list[Seed]):
+    """A Hypothesis strategy of (seed, mutated program, mutation names)."""
+    @st.composite
+    def draw(draw_):
+        s = seeds[draw_(st.integers(0, len(seeds) - 1), label="seed")]
+        p, names = mutated(_Data(draw_), s.program, s.info)
+        return s, p, tuple(names)
+    return draw()
+
+
+class _Data:
+    """``st.composite``'s ``draw`` as the ``data.draw`` the mutations call."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+
+def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size: int = CHUNK) -> list[SeededExample]:
+    """The ``size`` seeded programs of chunk ``k`` (``generate.chunk``'s scheme)."""
+    seeds = load(dirs, frontend).seeds
+    if not seeds:
+        return []
+    got = []
+
+    @hseed(chunk_seed(campaign_seed, k))
+    @settings(max_examples=size, database=None, phases=[Phase.generate], deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @given(seeded_programs(seeds))
+    def collect(x):
+        got.append(x)
+
+    collect()
+    return [SeededExample(f"{campaign_seed}.{k}.{i}", p, s.path, names) for i, (s, p, names) in enumerate(got)]
+
+
+def program_for(example_id: str, dirs, *, frontend: str | None = None) -> SeededExample:
+    s, c, i = parse_id(example_id)
+    ex = chunk(s, c, dirs, frontend=frontend)
+    if i >= len(ex):
+        raise ValueError(f"chunk {c} of seed {s} has {len(ex)} seeded programs; no index {i}")
+    return ex[i]
+
+
+def segmentation_key(backend: str, kind: str, a, b) -> str:
+    """``<backend> segmentation depends on the input order|layout (<scheduler kinds>)``: the
+    scheduler kinds whose kernel counts differ, as ``keys.change_key`` counts them."""
+    ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
+    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
+    what = "order" if kind == "order-dependent" else "layout"
+    return f"{backend} segmentation depends on the input {what} (" + (", ".join(names) or "count") + ")"
+
+
+def as_segmentation(f, original, backend: str):
+    """An order/layout finding where both variants run but segment differently, re-keyed as a
+    segmentation finding with both segment graphs; any other finding unchanged."""
+    from ..oracle.outcome import outcome_words
+    v = f.outcome
+    if f.kind not in ("order-dependent", "layout-dependent") or v is None or not v.ok or not original.ok:
+        return f
+    if (original.segments, sorted(original.schedulers or ())) == (v.segments, sorted(v.schedulers or ())):
+        return f
+    f.key = segmentation_key(backend, f.kind, original, v)
+    f.found_as = "segmentation"
+    f.words = f"as seeded: {outcome_words(original)}; varied: {outcome_words(v)} ({f.words})"
+    f.marks = {**f.marks, "segment_graphs": {"seeded": original.graph, "varied": v.graph,
+                                              "segments": [original.segments, v.segments]}}
+    return f
+
+
+def summary_rows(per_seed: Counter, top: int = 5) -> list[tuple[str, str]]:
+    """The summary's rows of a seeded campaign: programs from seeds, and the most used seeds."""
+    if not per_seed:
+        return []
+    most = ", ".join(f"{os.path.basename(os.path.dirname(k))}/{os.path.basename(k)} {v}"
+                     for k, v in per_seed.most_common(top))
+    return [("seeded programs", f"{sum(per_seed.values())} from {len(per_seed)} seeds"), ("per seed (top)", most)]
+
+
+def findings_of(e, judged, backend: str) -> list:
+    """A judged program's findings, a seeded one's with its seed file and its segmentation
+    changes as their own finding (the generated program's untouched)."""
+    if not isinstance(e, SeededExample):
+        return judged.findings
+    out = []
+    for f in judged.findings:
+        f = as_segmentation(f, judged.outcome, backend)
+        f.traits = {**(f.traits or {}), "seeds": [e.seed]}
+        out.append(f)
+    return out
+
+
+__all__ = ["Seed", "SeededExample", "Seeds", "load", "read_seed", "scripts_in", "chunk", "program_for",
+           "seeded_programs", "summary_rows", "segmentation_key", "as_segmentation", "findings_of"]

@@ -1,0 +1,68 @@
+"""Generative vs seeded campaigns side by side (issue 25's done-when): programs and programs per
+minute of each, the distinct root causes (bucket keys) of each, and the ones only the seeded
+campaign found, with their attachments and seeds.
+
+    python3 scripts/compare_seeded.py GEN_SUMMARY.json GEN_CORPUS SEEDED_SUMMARY.json SEEDED_CORPUS
+"""
+import json
+import os
+import sys
+
+
+def keys(corpus: str) -> dict[str, dict]:
+    """Bucket key -> finding.json of every bucket (stale ones left out: not a root cause today)."""
+    out = {}
+    for d in sorted(os.listdir(corpus)) if os.path.isdir(corpus) else ():
+        p = os.path.join(corpus, d, "finding.json")
+        if os.path.exists(p):
+            with open(p, encoding="utf-8") as f:
+                m = json.load(f)
+            if not m.get("stale"):
+                out[m["key"]] = {**m, "dir": os.path.join(corpus, d)}
+    return out
+
+
+def rate(summary: dict) -> str:
+    n, s = summary.get("programs", 0), summary.get("judge_seconds") or summary.get("seconds") or 0
+    return f"{n} programs, {60 * n / s:.1f}/min over {s:.0f} s judging" if s else f"{n} programs"
+
+
+def main(gen_summary, gen_corpus, seeded_summary, seeded_corpus) -> int:
+    sums = []
+    for p in (gen_summary, seeded_summary):
+        try:
+            with open(p, encoding="utf-8") as f:
+                sums.append(json.load(f))
+        except (OSError, ValueError) as e:
+            print(f"{p}: no summary ({e})")
+            sums.append({})
+    g, s = keys(gen_corpus), keys(seeded_corpus)
+    print(f"generative: {rate(sums[0])}; {len(g)} root causes")
+    print(f"seeded:     {rate(sums[1])}; {len(s)} root causes"
+          + (f"; {sums[1].get('seeded_programs')} seeded programs from {len(sums[1].get('per_seed', {}))} seeds"
+             if sums[1].get("per_seed") else ""))
+    if sums[0].get("programs") and sums[1].get("programs") and sums[0].get("judge_seconds") and sums[1].get("judge_seconds"):
+        ratio = (sums[0]["programs"] / sums[0]["judge_seconds"]) / (sums[1]["programs"] / sums[1]["judge_seconds"])
+        print(f"generative/seeded programs per minute: {ratio:.2f}x (done-when: within 2x)")
+    for name, ks in (("generative", g), ("seeded", s)):
+        print(f"\n{name} root causes:")
+        for k in sorted(ks):
+            print(f"  {ks[k]['id']} {k[:160]}")
+    only = sorted(set(s) - set(g))
+    print(f"\nonly seeded found ({len(only)}):")
+    for k in only:
+        m = s[k]
+        att = os.path.join(m["dir"], "repro.min.py")
+        att = att if os.path.exists(att) else os.path.join(m["dir"], "original.py") + " (not minimized)"
+        seeds = ", ".join(sorted(m.get("seeds") or {})) or "?"
+        alone = (m.get("standalone") or {}).get("reproduced")
+        print(f"  {m['id']} [{m.get('found_as') or m['kind']}] {k[:140]}\n      attachment {att}; seed {seeds}; "
+              f"reproduces standalone: {alone}")
+    print(f"\nonly generative found: {len(set(g) - set(s))}; both: {len(set(g) & set(s))}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:]))

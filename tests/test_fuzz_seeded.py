@@ -1,0 +1,169 @@
+"""Seeded fuzzing (``fmin fuzz --seeds``, ``fuzz/seeded.py``, ``fuzz/mutate.py``): mutated real
+fusions stay valid, replay from their id, reach every mutation kind, and a campaign on them files
+findings that name their seed."""
+import json
+import os
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from minimizer.fuzz import mutate, seeded
+from minimizer.oracle.context import RunContext
+from minimizer.oracle.outcome import Outcome
+from minimizer.program import static, to_source
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIRS = (os.path.join(ROOT, "corpus", "seeds"), os.path.join(ROOT, "corpus", "rope_qkv_split.py"))
+
+#: a seed the reference rejects at run time though the static check (meta tensors) accepts it: an
+#: output written into an expanded input; every mutation but a cut keeps that, so a campaign finds it
+EXPANDED_ALIAS = textwrap.dedent("""\
+    import torch
+    from nvfuser import FusionDefinition, DataType
+
+    def nvfuser_fusion_id0(fd: FusionDefinition) -> None:
+        T0 = fd.define_tensor(shape=[-1, -1], contiguity=[None, True], dtype=DataType.Float, is_cpu=False)
+        T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+        T2 = fd.ops.add(T0, T1)
+        T3 = fd.ops.mul(T2, T1)
+        fd.add_output(T3, alias_input=T0)
+
+    with FusionDefinition() as fd:
+        nvfuser_fusion_id0(fd)
+
+    inputs = [
+        torch.randn((1, 5), dtype=torch.float32, device='cuda:0').expand(4, 5),
+        torch.randn((4, 5), dtype=torch.float32, device='cuda:0'),
+    ]
+    fd.execute(inputs)
+    """)
+
+
+def test_mutated_seeds_stay_valid_over_many_draws():
+    """Two chunks (64 programs) of the real seeds: each passes the static check, and most are
+    changed from their seed (a discarded mutation leaves a draw unchanged, never invalid)."""
+    seeds = {s.path: s.program for s in seeded.load(DIRS).seeds}
+    changed = 0
+    for k in (0, 1):
+        for e in seeded.chunk(3, k, DIRS):
+            static.check(e.program)
+            assert e.seed in seeds
+            changed += e.program != seeds[e.seed]
+    assert changed >= 40
+
+
+def test_an_example_id_replays_the_same_program():
+    ex = seeded.chunk(5, 2, DIRS)
+    seeded._CACHE.clear()   # parsed afresh, as a later `fmin fuzz --replay ID --seeds ...` would
+    again = seeded.program_for(f"5.2.{len(ex) - 1}", DIRS)
+    assert to_source(again.program) == to_source(ex[-1].program)
+    assert (again.seed, again.mutations) == (ex[-1].seed, ex[-1].mutations)
+
+
+def test_every_mutation_kind_is_reachable_and_keeps_programs_valid():
+    seeds = seeded.load(DIRS).seeds
+    hit = set()
+
+    @settings(max_examples=150, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data(), st.sampled_from(sorted(mutate.MUTATIONS)), st.integers(0, len(seeds) - 1))
+    def one(data, name, k):
+        got = mutate.apply(data, seeds[k].program, seeds[k].info, name)
+        if got is not None:
+            static.check(got[0])
+            hit.add(name)
+
+    one()
+    assert hit == set(mutate.MUTATIONS)
+
+
+def test_unreadable_seeds_are_reported_with_where_and_a_missing_folder_is_a_usage_error(tmp_path, capsys):
+    from minimizer.cli import main
+    (tmp_path / "good.py").write_text(EXPANDED_ALIAS)
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "bad_shape.py").write_text(EXPANDED_ALIAS.replace("fd.ops.mul(T2, T1)", "fd.ops.mul(T2, T2[0])"))
+    got = seeded.load([str(tmp_path)])
+    assert [s.path for s in got.seeds] == [str(tmp_path / "good.py")]
+    assert len(got.unreadable) == 2 and all(line.startswith(str(tmp_path)) and line.count(":") >= 3
+                                             for line in got.unreadable)
+    assert main(["fuzz", "--seeds", str(tmp_path / "nowhere"), "--backend", "reference", "--device", "cpu",
+                 "--corpus", str(tmp_path / "c"), "--max-examples", "1"]) == 2
+    assert "no such directory" in capsys.readouterr().err
+
+
+def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
+    from minimizer.fuzz import buglist, campaign
+    from minimizer.fuzz.findings import Store
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "expanded_alias.py").write_text(EXPANDED_ALIAS)
+    s = campaign.run_campaign(campaign.CampaignOptions(
+        ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=3, seed=0,
+        corpus=str(tmp_path / "c"), minimize=False, oracles=("failure",), seeds=(str(tmp_path / "seeds"),)))
+    path = str(tmp_path / "seeds" / "expanded_alias.py")
+    assert s.programs == 3 and s.seeds == {path: 3}
+    assert s.to_json()["seeded_programs"] == 3
+    assert any(r[0] == "seeded programs" for r in seeded.summary_rows(s.seeds))
+    (b,) = Store(str(tmp_path / "c")).buckets()
+    assert b["seeds"] == {path: b["count"]} and b["generator"]["seeds"] == [str(tmp_path / "seeds")]
+    (row,) = buglist.rows_of(str(tmp_path / "c"))
+    assert f"seed {path}" in row["seen"]
+
+
+def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
+    from minimizer.fuzz.generate import Example
+    from minimizer.fuzz.oracles import Finding, Judged
+    a = Outcome("ok", "nvfuser", segments=5, schedulers=["pointwise"] * 4 + ["no_op"], graph={"segments": []})
+    b = Outcome("ok", "nvfuser", segments=8, schedulers=["pointwise"] * 5 + ["no_op"] * 3, graph={"segments": [{"scheduler": "no_op", "kernel": False}]})
+    f = Finding("order-dependent", "nvfuser", "nvfuser order-dependent segmentation changes (no_op, pointwise)",
+                "permutation [1, 0]", {"order_dependent": True}, b, marks={"order_dependent": True})
+    prog = seeded.load(DIRS).seeds[0].program
+    (g,) = seeded.findings_of(seeded.SeededExample("0.0.0", prog, "rope.py", ("order",)), Judged(a, [f]), "nvfuser")
+    assert g.key == "nvfuser segmentation depends on the input order (no_op, pointwise)"
+    assert g.found_as == "segmentation" and g.kind == "order-dependent"   # reduced and filed as order findings are
+    assert g.marks["segment_graphs"]["segments"] == [5, 8] and g.traits["seeds"] == ["rope.py"]
+    assert g.words.startswith("as seeded: 5 segments [no_op, pointwise×4]; varied: 0 kernels + 1 no_op")
+    same = Finding("layout-dependent", "nvfuser", "k", "w", {}, Outcome("error", "nvfuser", signature="x"))
+    assert seeded.as_segmentation(same, a, "nvfuser").key == "k"    # a failing variant stays a failure
+    # a generated program's findings are untouched
+    f2 = Finding("order-dependent", "nvfuser", "k2", "w", {}, b)
+    assert seeded.findings_of(Example("0.0.0", prog), Judged(a, [f2]), "nvfuser")[0].key == "k2"
+    json.dumps(g.marks)
+
+
+def test_an_nvfuser_checkout_gives_its_python_tests_fusions_as_seeds(tmp_path):
+    """A folder with ``csrc/`` and ``tests/python/``: each test's ``fusion_func`` and ``inputs``
+    become a standalone seed; a test whose fusion is not self-contained is reported, not run."""
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "tests" / "python").mkdir(parents=True)
+    (tmp_path / "tests" / "python" / "test_ops.py").write_text(textwrap.dedent("""\
+        import torch
+        from nvfuser import FusionDefinition, DataType
+
+        class TestOps:
+            def test_add_sum(self):
+                inputs = [torch.ones(2, 4, 8, device="cuda"), torch.ones(2, 4, 8, device="cuda")]
+
+                def fusion_func(fd: FusionDefinition):
+                    t0 = fd.from_pytorch(inputs[0])
+                    t1 = fd.from_pytorch(inputs[1])
+                    t2 = fd.ops.add(t0, t1)
+                    t3 = fd.ops.sum(t2, [-1], False, DataType.Float)
+                    fd.add_output(t3)
+
+                nvf_out, _ = self.exec_nvfuser(fusion_func, inputs)
+
+            def test_helper(self):
+                inputs = make_inputs()
+
+                def fusion_func(fd: FusionDefinition):
+                    t0 = fd.from_pytorch(inputs[0])
+                    fd.add_output(fd.ops.neg(t0))
+
+            def test_no_fusion(self):
+                assert True
+        """))
+    got = seeded.load([str(tmp_path)])
+    assert [os.path.basename(s.path) for s in got.seeds] == ["test_ops__test_add_sum.py"]
+    assert [s.program.op_stmts()[0].op for s in got.seeds] == ["add"]
+    assert len(got.unreadable) == 1 and "test_ops__test_helper.py" in got.unreadable[0]
