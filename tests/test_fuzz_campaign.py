@@ -436,10 +436,17 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     m = Store(str(corpus)).meta(b["key"])
     assert not m["minimized"] and "not reproduced when replayed" in m["stale"]["reason"]
     assert "outputs differ from reference in values" in m["stale"]["reason"]
-    # --fail-on fmin: an Inductor bug is not fmin's, so CI stays green
-    r = fmin(*[a if a != str(corpus) else str(tmp_path / "other") for a in args], "--fail-on", "fmin",
-             "--no-minimize")
-    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
+    """``--fail-on``: ``new`` (the default) fails on any new bucket, ``fmin`` (CI) only on fmin's
+    own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
+    ``never`` on none."""
+    from minimizer.cli import fuzz_exit_code
+    theirs, mine = {"owner": "inductor"}, {"owner": "fmin"}
+    assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]
+    assert [fuzz_exit_code(f, [theirs, mine]) for f in ("new", "fmin", "never")] == [1, 1, 0]
+    assert [fuzz_exit_code(f, []) for f in ("new", "fmin", "never")] == [0, 0, 0]
 
 
 def test_replay_regenerates_an_example():
