@@ -602,10 +602,16 @@ def cmd_fuzz(args) -> int:
         s = run_campaign(opt)
     for line in summary_lines(s):
         print(line)
-    if args.fail_on == "never":
+    return fuzz_exit_code(args.fail_on, s.new)
+
+
+def fuzz_exit_code(fail_on: str, new: list[dict]) -> int:
+    """A campaign's exit status under ``--fail-on``: 1 when a new bucket is one it fails on — any
+    (``new``), only fmin's own (``fmin``: CI, where a compiler's bug is not a failure of fmin),
+    none (``never``) — else 0."""
+    if fail_on == "never":
         return 0
-    relevant = [m for m in s.new if args.fail_on == "new" or m["owner"] == "fmin"]
-    return 1 if relevant else 0
+    return 1 if any(fail_on == "new" or m["owner"] == "fmin" for m in new) else 0
 
 
 def _load_seeds(args) -> None:

@@ -82,4 +82,23 @@ def test_merge_findings_writes_the_bug_list(tmp_path):
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "m" / "report.md").read_text()
-    assert "## Bugs (3)" in md and "5b40de827f30" in md and str(tmp_path / "m" / "report.md") in r.stdout
+    assert "## Bugs (3)" in md and str(tmp_path / "m" / "report.md") in r.stdout
+    # merging re-keys by root cause (fuzz/keys.py): the list names the buckets as merged, the
+    # greedy.cpp failure under the key its old one moved to
+    old = json.loads((a / "5b40de827f30" / "finding.json").read_text())["key"]
+    merged = [json.loads(p.read_text()) for p in (tmp_path / "m").glob("*/finding.json")]
+    (greedy,) = [m for m in merged if old in m.get("old_keys", []) or m["key"] == old]
+    (row,) = [dict(zip(buglist.COLUMNS, r)) for r in _rows(md, "## Bugs (3)") if r[0] == greedy["id"]]
+    assert row["where raised"] == "scheduler/greedy.cpp:partitionFusion"
+    assert {r[0] for r in _rows(md, "## Bugs (3)")} == {m["id"] for m in merged if not m.get("stale")}
+
+
+def test_a_wrong_result_is_placed_by_the_op_its_key_names():
+    """Root-cause keys of wrong results (``<backend> mismatch <difference>: <ops>``) name the op
+    whose output differs while they name one; older keys (``<op> -> <dtype>``) its dtype too."""
+    def where(key):
+        return buglist.where_and_message({"kind": "mismatch", "key": key, "words": ""})[0]
+    assert where("inductor mismatch values: relu") == "output of `relu`"
+    assert where("nvfuser mismatch dtype (int for int): welford") == "output of `welford`"
+    assert where("nvfuser mismatch values: broadcast_in_dim, prod, sign") == "an output"
+    assert where("nvfuser mismatch sign -> int64") == "output of `sign` (int64)"

@@ -2,16 +2,18 @@
 every corpus script, every malformed script (``tests/data/malformed``: the reader stops them) and
 every broken one (``tests/data/broken``: readable, but their own code fails, or they are
 unusual: no outputs, a bad reshape, ``cuda:1``) end with exit 0, 1 or 2 and no "Traceback" on
-stderr. Reference backend on the CPU, two commands at a time."""
+stderr. Reference backend on the CPU, two commands at a time: ``check`` as one subprocess, the
+reductions through ``main`` in two processes (``fmin_batch``)."""
 import glob
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
 from conftest import ROOT, corpus_scripts
+from fmin_batch import fmin_batch
 
 SCRIPTS = (corpus_scripts() + sorted(glob.glob(os.path.join(ROOT, "tests", "data", "malformed", "*.py")))
            + sorted(glob.glob(os.path.join(ROOT, "tests", "data", "broken", "*.py"))))
@@ -25,16 +27,19 @@ def _fmin(*args, timeout=300):
 
 @pytest.fixture(scope="module")
 def reduced(tmp_path_factory):
+    """Every reduction, run through fmin's ``main`` in two processes (``fmin_batch``: each
+    command's own stdout/stderr and exit status, an escaping exception printed as a traceback)
+    rather than a process per script, which spent most of its time importing torch."""
     out = tmp_path_factory.mktemp("reduced")
 
-    def one(path):
+    def argv(path):
         name = os.path.splitext(os.path.basename(path))[0]
         parent = os.path.basename(os.path.dirname(path))
-        return path, _fmin("reduce", path, "--backend", "reference", "--device", "cpu", "--test", "true",
-                           "--max-tests", "3", "--replays", "1", "-q", "--out", str(out / f"{parent}-{name}"))
+        return ["reduce", path, "--backend", "reference", "--device", "cpu", "--test", "true", "--max-tests", "3",
+                "--replays", "1", "-q", "--out", str(out / f"{parent}-{name}")]
 
-    with ThreadPoolExecutor(2) as ex:
-        return dict(ex.map(one, SCRIPTS))
+    results = fmin_batch([argv(p) for p in SCRIPTS], cwd=ROOT)
+    return {p: SimpleNamespace(**r) for p, r in zip(SCRIPTS, results)}
 
 
 def test_there_are_scripts_of_every_kind():

@@ -37,11 +37,16 @@ RELU_BUG = "cpp.inject_relu_bug_TESTING_ONLY=accuracy"
 
 @pytest.fixture(scope="module")
 def cluster():
+    # ray.init puts its own SIGTERM handler in this process and ray.shutdown leaves it there: the
+    # test session's handlers go back when the cluster does (as RayRunner does for its own)
+    from minimizer.cluster.runner import restore_signal_handlers, signal_handlers
+    saved = signal_handlers()
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+        restore_signal_handlers(saved)
 
 
 def _record(corpus) -> list[str]:

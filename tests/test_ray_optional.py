@@ -56,3 +56,46 @@ def test_a_bad_ray_address_is_a_usage_error(tmp_path):
     r = _python(HIDE_RAY, "fuzz", "--ray", "no address", "--backend", "reference", "--device", "cpu",
                 "--corpus", str(tmp_path))
     assert r.returncode == 2 and "--ray: expected an address" in r.stderr, r.stderr
+
+
+def test_a_connection_fmin_made_gives_the_signal_handlers_back(monkeypatch):
+    """``ray.init`` installs its own SIGTERM handler in the driver and ``ray.shutdown`` leaves it;
+    a process that goes on after a ``--ray`` command (a test session calling ``main()``) must get
+    its own handlers back, or it answers signals Ray's way. A fake Ray (none needs installing):
+    its ``init`` replaces both handlers, and the cluster it reports has no CPU, so the runner
+    gives up at once — through the same shutdown as a finished campaign."""
+    import signal
+
+    import pytest
+
+    from minimizer.cluster import runner
+    from minimizer.errors import UsageError
+    from minimizer.fuzz.campaign import CampaignOptions
+
+    class FakeRay:
+        up = False
+
+        def is_initialized(self):
+            return self.up
+
+        def init(self, **kw):
+            self.up = True
+            for s in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(s, lambda *a: None)
+
+        def cluster_resources(self):
+            return {"CPU": 0}
+
+        def shutdown(self):
+            self.up = False
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    monkeypatch.setattr(runner, "import_ray", FakeRay)
+    try:
+        with pytest.raises(UsageError, match="the cluster has 0 in all"):
+            with runner.RayRunner(CampaignOptions()):
+                pass
+        assert {s: signal.getsignal(s) for s in before} == before
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)

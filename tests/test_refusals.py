@@ -5,13 +5,13 @@ largest input); an original fmin's static check rejects is reduced leniently (no
 a script that runs fine still has nothing to reduce (exit 1)."""
 import json
 import os
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
 from conftest import ROOT
+from fmin_batch import fmin_batch
 from minimizer.backends import get
 from minimizer.oracle.memory import parse_size, plan
 from minimizer.program import parse, parse_file
@@ -22,12 +22,6 @@ from minimizer.reduce.reduction import ReduceOptions, Refused, reduce_script
 
 BROKEN = os.path.join(ROOT, "tests", "data", "broken")
 RMSNORM = os.path.join(ROOT, "corpus", "direct_rmsnorm_fwd.py")
-
-
-def _fmin(*args):
-    env = {**os.environ, "PYTHONPATH": ROOT}
-    return subprocess.run([sys.executable, "-m", "minimizer", *args], capture_output=True, text=True, cwd=ROOT,
-                          env=env, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +45,10 @@ def runs(tmp_path_factory):
         "test_fails": ("reduce", RMSNORM, "--backend", "reference", "--test", f"{sys.executable} {d / 'missing.py'}",
                        "-q", "--out", str(d / "tf")),
     }
-    with ThreadPoolExecutor(2) as ex:
-        done = dict(zip(calls, ex.map(lambda a: _fmin(*a), calls.values())))
-    return d, done
+    # through fmin's main in two processes (fmin_batch: each command's own output and exit
+    # status), not eleven that each import torch first
+    done = fmin_batch([list(a) for a in calls.values()], cwd=ROOT)
+    return d, {k: SimpleNamespace(**r) for k, r in zip(calls, done)}
 
 
 def test_script_errors_are_refused_and_nothing_is_written(runs):

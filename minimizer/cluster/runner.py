@@ -15,6 +15,7 @@ fails its future at once. When no slot is left, the queued units fail with the l
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from collections import Counter, deque
 from concurrent.futures import Future
@@ -78,6 +79,25 @@ def connect(ray_opt: RayOptions) -> bool:
     return True
 
 
+#: the handlers ``ray.init`` replaces in the driver (it installs a SIGTERM handler that exits)
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def signal_handlers() -> dict:
+    """This process's handlers of ``_SIGNALS``, to put back when the connection this process
+    started is closed: ``ray.shutdown`` leaves Ray's in place, so a process that goes on after a
+    campaign (a test session calling ``main()``, a notebook) would keep answering signals Ray's way."""
+    return {s: signal.getsignal(s) for s in _SIGNALS}
+
+
+def restore_signal_handlers(saved: dict) -> None:
+    for s, h in saved.items():
+        try:
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        except ValueError:   # not the main thread: nothing was changed from here either
+            pass
+
+
 def auto_actors(ray_opt: RayOptions) -> int:
     """As many actors as the cluster's resources hold: its GPUs over ``gpus_per_actor`` when
     actors take GPUs, else its CPUs over ``cpus_per_actor``."""
@@ -123,11 +143,13 @@ class RayRunner:
         self._cv = threading.Condition()
         self._stop = False
         self._owns = False
+        self._signals: dict = {}
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ life cycle
     def __enter__(self):
         self._ray = ray = import_ray()
+        self._signals = signal_handlers()
         self._owns = connect(self.ray_opt)
         try:
             res = ray.cluster_resources()
@@ -201,6 +223,7 @@ class RayRunner:
                 pass
         if self._owns:
             ray.shutdown()
+            restore_signal_handlers(self._signals)
             self._owns = False
 
     def _spawn(self) -> None:

@@ -19,6 +19,7 @@ import os
 import re
 
 from .findings import differs
+from .keys import key_ops
 
 NAME = "report.md"
 #: an nvFuser failure signature (``backends/nvfuser_log.parse_error``): kind, FILE:FUNC, exception type, message
@@ -68,8 +69,12 @@ def where_and_message(m: dict) -> tuple[str, str]:
     of its signature; for a wrong result, the op whose output differs and how."""
     key, words, kind = m.get("key", ""), str(m.get("words", "")), m.get("kind")
     if kind == "mismatch":
-        op = re.search(r" mismatch (?:dtype |shape )?(\S+) -> (\S+)", key)
-        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else "an output"
+        op = re.search(r" mismatch (?:dtype |shape )?(\S+) -> (\S+)", key)   # an older key: the op, its dtype
+        ops = key_ops(key)
+        # a root-cause key names the op of the first differing output until the bucket is
+        # minimized, then every op of the repro: one op is still the one whose output differs
+        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else f"output of `{ops[0]}`" if len(ops) == 1 \
+            else "an output"
         return m.get("where") or where, words.split("differ from the reference: ", 1)[-1]
     if kind == "failure":
         sig = key.split(" ", 2)[2] if key.count(" ") >= 2 else key      # "<backend> <status> <signature>"

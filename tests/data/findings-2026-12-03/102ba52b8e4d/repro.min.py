@@ -1,0 +1,15 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Half, is_cpu=False, stride_order=[0])
+    tv1 = fd.ops.neg(tv0)
+    tv2 = fd.ops.cat([tv0, tv1], dim=0)
+    fd.add_output(tv2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((1,), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)

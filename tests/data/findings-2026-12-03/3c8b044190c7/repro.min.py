@@ -1,0 +1,15 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
+    tv1 = fd.ops.cumprod(tv0, dim=0)
+    tv2 = fd.ops.sum(tv1, dims=[1, 2], keepdim=False)
+    fd.add_output(tv2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((4, 4, 3), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)

@@ -1,0 +1,22 @@
+# Minimized by fmin 0.1.0
+# property: the outcome depends on the inputs' memory layout
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1, 2, -1], contiguity=[True, True, True, True], dtype=DataType.Int32, is_cpu=False)
+    tv1 = fd.ops.cumsum(tv0, dim=1)
+    tv2 = fd.ops.cummax(tv1, dim=1)
+    fd.add_output(tv2)
+    fd.add_output(tv1)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((2, 2, 2, 2), dtype=torch.int32, device='cuda'),
+]
+fd.execute(inputs)

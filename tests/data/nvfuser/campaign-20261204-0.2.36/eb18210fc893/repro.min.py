@@ -1,0 +1,22 @@
+# Minimized by fmin 0.1.0
+# property: the outcome depends on the inputs' memory layout
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, 2], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.cumprod(tv0, dim=0)
+    tv2 = fd.ops.segment_set(tv1)
+    fd.add_output(tv2)
+    fd.add_output(tv1)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((2, 2), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)
