@@ -20,9 +20,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter, deque
-import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
@@ -33,7 +31,7 @@ from ..progress import ProgressLine
 from ..program import to_source
 from . import generate, seeded
 from ..oracle.session import Candidate, Session, Verdict, chain
-from . import buglist, slot
+from . import buglist
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, judge
@@ -85,7 +83,7 @@ class Summary:
     ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
     hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
     phases: Phases = field(default_factory=Phases)          # where the time went: the driver's and the slots'
-    slots: int = 0                                          # programs judged at once (slot processes here, actors on Ray)
+    slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
     seeds: Counter = field(default_factory=Counter)         # seed file -> seeded programs judged (``--seeds``)
 
     @property
@@ -161,20 +159,10 @@ def backend_pools(ctx: RunContext, jobs: int | None = None):
 
 
 # ---------------------------------------------------------------- where the work runs
-class SlotLost(RuntimeError):
-    """A slot process died (killed, out of memory, a bug of fmin's own) and the unit it ran failed
-    again on a fresh one."""
-
-
 class LocalRunner:
-    """Where a campaign's work runs, on this machine: ``jobs`` slot processes (``slot.Slot``, each
-    with warm workers of the backend and the reference, the same slot a Ray actor is) judge
-    ``jobs`` programs at a time, each in its own interpreter; buckets are reduced one at a time in
-    this process, on warm pools of ``jobs`` workers (the reducer's parallel windows), and rechecks
-    run there too.
-
-    A slot process that dies fails the units it held; each is run once more on a fresh set of
-    slots, then fails with ``SlotLost`` (reported, never waited for).
+    """Where a campaign's work runs, on this machine: warm pools of ``jobs`` workers for the
+    backend and the reference, ``jobs`` programs judged at a time, one bucket reduced at a time
+    (the reducer's own parallel windows use the ``jobs`` workers).
 
     The runner protocol (``cluster.RayRunner`` is the other one): ``judge(example, text)``,
     ``reduce(key, meta, outcome, bucket_dir)`` and ``recheck(job)`` return futures of what
@@ -183,98 +171,38 @@ class LocalRunner:
     many buckets it reduces at once, ``n`` how many slots judge at once; ``describe()`` a line for
     the summary ("" here)."""
 
-    max_attempts = 2
-
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
-        self.n = max(1, opt.ctx.jobs)
-        self.window = max(generate.CHUNK, 2 * self.n)
+        self.window = max(generate.CHUNK, 2 * max(1, opt.ctx.jobs))
         self.reduce_slots = 1
-        self.slot_restarts = 0
+        self.n = max(1, opt.ctx.jobs)   # slots: programs judged at once
 
     def __enter__(self):
         from ..backends import get as get_backend
         ProgressLine(self.opt.ctx.quiet).starting(
             get_backend(self.opt.ctx.backend), self.opt.ctx.device, self.n,
-            f"(+ as many reference workers) in {self.n} slot process(es)"
-            if self.opt.ctx.backend != "reference" else f"in {self.n} slot process(es)")
-        self._pools = backend_pools(self.opt.ctx)   # this process's: reductions and rechecks (started on use)
+            f"(+ as many reference workers) for {self.n} judging slot(s)"
+            if self.opt.ctx.backend != "reference" else f"for {self.n} judging slot(s)")
+        self._pools = backend_pools(self.opt.ctx)
         self.pool, self.ref = self._pools.__enter__()
-        self._ex = ThreadPoolExecutor(max_workers=self.n)
-        self._slots: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
         self.workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
         return self
 
     def __exit__(self, *exc):
         try:
-            self._close_slots()
             self._ex.shutdown(wait=True, cancel_futures=True)
         finally:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self._pools.__exit__(*exc)
         return False
 
-    def _slot_processes(self) -> ProcessPoolExecutor:
-        """The slot processes, started on first use (``spawn``: a clean interpreter each, nothing
-        of this process's threads or torch state inherited)."""
-        import multiprocessing
-        with self._lock:
-            if self._slots is None:
-                self._slots = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=slot.serve, initargs=(self.opt,))
-            return self._slots
-
-    def _close_slots(self, broken: ProcessPoolExecutor | None = None) -> None:
-        """Stop the slot processes (those of ``broken`` only, when given: a set that lost one)."""
-        with self._lock:
-            ex = self._slots
-            if ex is None or (broken is not None and ex is not broken):
-                return
-            self._slots = None
-            if broken is not None:
-                self.slot_restarts += 1
-        ex.shutdown(wait=broken is None, cancel_futures=True)
-
-    def _on_slot(self, method: str, *args, attempt: int = 1, out: Future | None = None) -> Future:
-        """``slot.call(method, *args)`` in a slot process; its result (or error) in ``out``."""
-        out = out if out is not None else Future()
-        ex = self._slot_processes()
-        try:
-            inner = ex.submit(slot.call, method, *args)
-        except BrokenProcessPool as err:
-            inner = Future()
-            inner.set_exception(err)
-
-        def done(f: Future) -> None:
-            if out.cancelled():
-                return
-            if f.cancelled():
-                out.cancel()
-                return
-            err = f.exception()
-            if isinstance(err, BrokenProcessPool):
-                self._close_slots(broken=ex)
-                if attempt < self.max_attempts:
-                    self._on_slot(method, *args, attempt=attempt + 1, out=out)
-                    return
-                err = SlotLost(f"a slot process died running {method} {attempt} times: {err}")
-            if err is not None:
-                out.set_exception(err)
-            else:
-                out.set_result(f.result())
-        inner.add_done_callback(done)
-        out.add_done_callback(lambda o: o.cancelled() and inner.cancel())
-        return out
-
     def judge(self, e, text: str) -> Future:
-        return self._on_slot("judge", e, text)
+        return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
 
     def reduce(self, key: str, meta: dict, outcome: dict | None, bucket_dir: str) -> Future:
         """In place (the reducer writes the bucket directory as it goes, and resumes from it) and
-        in this thread, one at a time; the judging slots are stopped first (their idle workers
-        would hold memory the reducer's want)."""
-        self._close_slots()
+        in this thread, one at a time."""
         f: Future = Future()
         f.set_running_or_notify_cancel()
         f.set_result(reduce_bucket(os.path.join(bucket_dir, "original.py"), bucket_dir, meta, outcome, self.opt,
@@ -526,6 +454,10 @@ def program_chunk(opt: CampaignOptions, k: int):
     return generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
 
 
+def _script_path(workdir: str, example_id: str) -> str:
+    return os.path.join(workdir, f"fuzz_{example_id.replace('.', '_')}.py")
+
+
 def write_reports(s: Summary, opt: CampaignOptions) -> None:
     """The summary as JSON (``--summary``) and JUnit XML (``--junit``), where asked for."""
     if opt.summary:
@@ -713,9 +645,9 @@ def summary_lines(s: Summary) -> list[str]:
             ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
             ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
             ("buckets minimized", str(len(s.minimized))),
-            ("slots / workers", f"{s.slots} / " + (", ".join(f"{k} {v}" for k, v in s.workers_started().items())
+            ("slots / workers started", f"{s.slots} / " + (", ".join(f"{k} {v}" for k, v in s.workers_started().items())
                                                           or "-")),
-            ("time per program", phase_line(s.phases, s.programs) or "-")]
+            ("where the time went", phase_line(s.phases, s.programs) or "-")]
     if s.resumed:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
@@ -751,7 +683,7 @@ def phase_line(p: Phases, programs: int) -> str:
     parts = [f"{k} {p.seconds(k) / programs * 1000:.0f} ms" for k in _SHOWN if p.count(k)]
     parts += [f"{k} {p.seconds(k) / max(1, p.count(k)) * 1000:.0f} ms x {p.count(k) / programs:.1f}"
               for k in sorted(p.data) if k.startswith("execute ")]
-    return ", ".join(parts)
+    return "per program: " + ", ".join(parts)
 
 
 def write_junit(s: Summary, path: str) -> None:
