@@ -1,6 +1,6 @@
 #!/bin/bash
-# Issue 25 on the H200, ONE device call (<= 580 s): a generative and a seeded (`--seeds corpus
-# corpus/seeds`) nvFuser campaign of FMIN_T seconds each, run CONCURRENTLY with the same --jobs
+# Issue 25 on the H200, ONE device call (<= 580 s): a generative and a seeded (`--seeds corpus/*.py
+# corpus/seeds`: the real fusions, not the small repros under corpus/findings; SEEDS overrides) nvFuser campaign of FMIN_T seconds each, run CONCURRENTLY with the same --jobs
 # (16 cores: JOBS each), each minimizing its new buckets into its own corpus; then every filed
 # repro.min.py of both run outside fmin (scripts/h200_outside.sh), then scripts/compare_seeded.py:
 # programs and programs/min of each, distinct root causes of each, the ones only seeded found.
@@ -36,19 +36,19 @@ common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOB
 timeout $((T + MB + 90)) python3 -m minimizer fuzz "${common[@]}" --corpus "$W/generative" \
     --summary "$out/gen.json" > "$out/generative.txt" 2>&1 &
 gen=$!
-timeout $((T + MB + 90)) python3 -m minimizer fuzz "${common[@]}" --seeds corpus corpus/seeds --corpus "$W/seeded" \
+timeout $((T + MB + 90)) python3 -m minimizer fuzz "${common[@]}" --seeds ${SEEDS:-corpus/*.py corpus/seeds} --corpus "$W/seeded" \
     --summary "$out/seeded.json" > "$out/seeded.txt" 2>&1 &
 sed=$!
 wait $gen; echo "generative campaign exit status $?" >> "$out/generative.txt"
 wait $sed; echo "seeded campaign exit status $?" >> "$out/seeded.txt"
 echo "campaigns done at ${SECONDS}s" >> "$out/versions.txt"
 
+python3 scripts/compare_seeded.py "$out/gen.json" "$W/generative" "$out/seeded.json" "$W/seeded" \
+    > "$out/compare.txt" 2>&1
+tar czf "$out/corpora.tgz" -C "$W" generative seeded      # before the outside runs: a killed call keeps them
 for c in generative seeded; do
   echo "== $c" >> "$out/outside.txt"
   NVF_PATH=$NVF_PATH DEADLINE=${DEADLINE:-540} bash scripts/h200_outside.sh "$W/$c" "$out/outside.txt"
 done
-python3 scripts/compare_seeded.py "$out/gen.json" "$W/generative" "$out/seeded.json" "$W/seeded" \
-    > "$out/compare.txt" 2>&1
-tar czf "$out/corpora.tgz" -C "$W" generative seeded
 echo "done at ${SECONDS}s" >> "$out/versions.txt"
 cat "$out/versions.txt" "$out/compare.txt"

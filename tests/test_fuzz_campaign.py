@@ -156,6 +156,26 @@ def test_store_buckets_and_merge(tmp_path):
     assert "stale" not in a.meta(f.key) and a.meta(f.key)["recurred"]["example"] == "0.0.9"
 
 
+def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
+    """Two corpora minimized one bucket each; the campaign's copy was run standalone and showed the
+    bug, the corpus's was never run: the merged bucket files the shown one (a maintainer runs it
+    first), whichever has fewer ops, and counts both."""
+    from minimizer.fuzz.findings import merge
+    f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
+    old, new = Store(str(tmp_path / "old")), Store(str(tmp_path / "new"))
+    for store, script, red, standalone in ((old, "old repro", 2, None),
+                                           (new, "new repro", 3, {"ran": True, "reproduced": True})):
+        d, _ = store.add(f, "original", "0.0.1" if store is old else "1.0.1", "nvfuser")
+        open(os.path.join(d, "repro.min.py"), "w").write(script)
+        m = store.meta(f.key)
+        m.update(minimized=True, reduction={"ops_after": red}, **({"standalone": standalone} if standalone else {}))
+        store._save(f.key, m)
+    merge([str(tmp_path / "new")], str(tmp_path / "old"))
+    d = old.dir(f.key)
+    assert open(os.path.join(d, "repro.min.py")).read() == "new repro"
+    assert old.meta(f.key)["standalone"]["reproduced"] is True and old.meta(f.key)["count"] == 2
+
+
 def test_bucket_property_holds_a_bucket_to_its_own_finding():
     """A wrong-value bucket is reduced under ``--mismatch values`` (also one stored before flags
     said so: read from its words), a failure under its recorded signature (never under what a

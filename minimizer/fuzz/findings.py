@@ -325,7 +325,7 @@ def merge(sources: list[str], into: str) -> dict:
                 continue
             with open(dp, encoding="utf-8") as f:
                 dm = json.load(f)
-            if sm.get("minimized") and not dm.get("minimized"):   # keep the minimized copy
+            if sm.get("minimized") and _better(sm, dm):   # keep the better attachment: minimized, shown standalone
                 for fname in REDUCTION_FILES:
                     s = os.path.join(src, name, fname)
                     if os.path.exists(s):
@@ -489,10 +489,13 @@ def _variant_to_failure(store: Store, m: dict) -> str | None:
 
 def _better(a: dict, b: dict) -> bool:
     """Is bucket ``a``'s program the one to keep rather than ``b``'s? One that reproduces (not
-    stale), then one minimized, with fewer ops, then the first seen."""
+    stale), then one minimized, then one whose attachment was shown to reproduce standalone (what a
+    maintainer runs first, worth more than an op or two fewer), with fewer ops, then the first seen."""
     def rank(m):
         red = m.get("reduction") or {}
-        return (bool(m.get("stale")), not m.get("minimized"), red.get("ops_after", 10 ** 9), m.get("first_seen", ""))
+        shown = (m.get("standalone") or {}).get("reproduced") is True
+        return (bool(m.get("stale")), not m.get("minimized"), not shown, red.get("ops_after", 10 ** 9),
+                m.get("first_seen", ""))
     return rank(a) < rank(b)
 
 
