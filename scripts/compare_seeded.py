@@ -9,15 +9,17 @@ import os
 import sys
 
 
-def keys(corpus: str) -> dict[str, dict]:
-    """Bucket key -> finding.json of every bucket (stale ones left out: not a root cause today)."""
+def keys(corpus: str, fmins: bool = False) -> dict[str, dict]:
+    """Bucket key -> finding.json of every bucket of the compilers under test, or with ``fmins``
+    of fmin's own (a mutant or generated program the reference rejects is the mutator's or the
+    generator's fault, not a compiler's root cause); stale ones left out: not a root cause today."""
     out = {}
     for d in sorted(os.listdir(corpus)) if os.path.isdir(corpus) else ():
         p = os.path.join(corpus, d, "finding.json")
         if os.path.exists(p):
             with open(p, encoding="utf-8") as f:
                 m = json.load(f)
-            if not m.get("stale"):
+            if not m.get("stale") and (m.get("owner") == "fmin") == fmins:
                 out[m["key"]] = {**m, "dir": os.path.join(corpus, d)}
     return out
 
@@ -59,6 +61,10 @@ def main(gen_summary, gen_corpus, seeded_summary, seeded_corpus) -> int:
         print(f"  {m['id']} [{m.get('found_as') or m['kind']}] {k[:140]}\n      attachment {att}; seed {seeds}; "
               f"reproduces standalone: {alone}")
     print(f"\nonly generative found: {len(set(g) - set(s))}; both: {len(set(g) & set(s))}")
+    for name, corpus in (("generative", gen_corpus), ("seeded", seeded_corpus)):
+        own = keys(corpus, fmins=True)
+        print(f"fmin's own findings of the {name} campaign (not compiler bugs): {len(own)}"
+              + "".join(f"\n  {m['id']} {k[:140]}" for k, m in sorted(own.items())))
     return 0
 
 
