@@ -167,3 +167,49 @@ def test_an_nvfuser_checkout_gives_its_python_tests_fusions_as_seeds(tmp_path):
     assert [os.path.basename(s.path) for s in got.seeds] == ["test_ops__test_add_sum.py"]
     assert [s.program.op_stmts()[0].op for s in got.seeds] == ["add"]
     assert len(got.unreadable) == 1 and "test_ops__test_helper.py" in got.unreadable[0]
+
+
+def test_mutants_of_index_matmul_and_aliasing_seeds_are_programs_the_reference_runs(tmp_path):
+    """Mutations the static check could not judge once made programs eager torch refuses — index
+    values past a shrunk or redrawn extent, a matmul of two dtypes, an expanded input written into,
+    an op swapped in for operands of another kind — filed as fmin's own findings. On the seeds that
+    showed each (seeds 7 and 11 of the campaign below did), no mutant fails on the reference now."""
+    from minimizer.fuzz import campaign
+    seeds = tuple(os.path.join(ROOT, "corpus", f) for f in (
+        "legacy_index_embedding.py", "direct_linear_matmul.py", "direct_scatter_index_ops.py",
+        "direct_shape_ops.py", "legacy_batchnorm_stats_alias.py"))
+    for seed in (7, 11):
+        s = campaign.run_campaign(campaign.CampaignOptions(
+            ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=60,
+            seed=seed, corpus=str(tmp_path / f"c{seed}"), minimize=False, oracles=("failure",), seeds=seeds))
+        assert s.programs == 60 and not s.findings, (seed, dict(s.findings), s.new)
+
+
+def test_the_static_check_refuses_a_matmul_of_two_dtypes():
+    """torch's meta kernels accept ``linear(bf16, half)``; eager torch does not, nor does the
+    catalog's reference, so the static check refuses it before any run."""
+    from minimizer.program.interpret import FusionError
+    from minimizer.program import parse
+    src = textwrap.dedent("""\
+        import torch
+        from nvfuser_direct import FusionDefinition, DataType
+
+        def nvfuser_fusion(fd: FusionDefinition) -> None:
+            T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.BFloat16, is_cpu=False)
+            T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Half, is_cpu=False)
+            T2 = fd.ops.linear(T0, T1)
+            fd.add_output(T2)
+
+        with FusionDefinition() as fd:
+            nvfuser_fusion(fd)
+
+        inputs = [
+            torch.randn((4, 8), dtype=torch.bfloat16, device='cuda:0'),
+            torch.randn((3, 8), dtype=torch.float16, device='cuda:0'),
+        ]
+        fd.execute(inputs)
+        """)
+    with pytest.raises(FusionError, match="linear needs operands of one dtype"):
+        static.check(parse(src))
+    same = parse(src.replace("DataType.Half", "DataType.BFloat16").replace("torch.float16", "torch.bfloat16"))
+    assert static.check(same).complete

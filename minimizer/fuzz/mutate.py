@@ -33,9 +33,14 @@ MAX_MUTATIONS = 3
 
 
 def _tensor_inputs(p: Program, info) -> list[tuple[int, str, TensorArg, torch.Tensor]]:
-    """(statement, name, inputs entry, meta value) of every one-value tensor input."""
+    """(statement, name, inputs entry, meta value) of every one-value tensor input, but those an
+    index op reads directly: rebuilding one (another layout, dtype, broadcast) would draw index
+    values unbounded by the indexed extent (``_EXTENT_BOUND``)."""
     out = []
+    users = edits.users(p)
     for i, s in enumerate(p.stmts):
+        if any((spec := lookup(p.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND for u in users[i]):
+            continue
         if s.is_tensor_decl and s.outs and s.outs[0]:
             a = edits.input_arg(p, i)
             t = info.value(i, s.outs[0])
@@ -54,17 +59,36 @@ def _pick(data, xs, label):
     return data.draw(st.sampled_from(xs), label=label) if xs else None
 
 
+def _families(p: Program) -> set[str]:
+    return {spec.family for st_ in p.stmts if (spec := lookup(st_.call)) is not None}
+
+
+# A rule the static check (meta tensors) cannot enforce, so mutations stay away from it: the index
+# ops' index values are drawn for the seed's extents (a smaller extent, or index values drawn
+# anew, reads out of range).
+_EXTENT_BOUND = ("index",)
+
+
 def shape(data, p, info):
-    """Every use of one extent becomes another (1, smaller, larger): shapes stay consistent."""
+    """Every use of one extent becomes another (1, smaller, larger): shapes stay consistent. Not
+    drawn for a program with an index op (see ``_EXTENT_BOUND``)."""
+    if _families(p) & set(_EXTENT_BOUND):
+        return None
     old = _pick(data, sorted({s[-1] for s in sites(p)}), "extent")
     if old is None:
         return None
     return resize(p, old, data.draw(st.sampled_from([1, 2, max(1, old // 2), old + 1, old * 2]), label="new extent"))
 
 
+def _written(p: Program) -> set[str]:
+    """Inputs an output is written into (``add_output(v, alias_input=x)``)."""
+    return {a.name for st_ in p.stmts if st_.is_output for k, a in st_.args if k == "alias_input" and isinstance(a, Ref)}
+
+
 def broadcast(data, p, info):
-    """One dim of an input declared broadcast: extent 1, or expanded (stride 0) where larger."""
-    got = _pick(data, _tensor_inputs(p, info), "input")
+    """One dim of an input declared broadcast: extent 1, or expanded (stride 0) where larger; not
+    an input an output is written into (torch refuses an in-place write to stride-0 memory)."""
+    got = _pick(data, [x for x in _tensor_inputs(p, info) if x[1] not in _written(p)], "input")
     if got is None or got[3].ndim == 0:
         return None
     i, name, a, t = got
@@ -182,8 +206,11 @@ def swap_op(data, p, info):
     defs = edits.definitions(p)
 
     def first(i):
-        refs = [r for r in p.stmts[i].uses() if r in defs[i]]
-        return info.value(defs[i][refs[0]], refs[0]) if refs else None
+        """The first operand, or None where the tensor operands differ in kind (float, int,
+        bool): an op drawn for the first's kind may have no kernel for the others'."""
+        vals = [info.value(defs[i][r], r) for r in p.stmts[i].uses() if r in defs[i]]
+        kinds = {_category(v)[0] for v in vals if isinstance(v, torch.Tensor)}
+        return vals[0] if vals and len(kinds) <= 1 else None
     choices = [(i, _swaps(s, first(i))) for i, s in enumerate(p.stmts) if s.is_op]
     got = _pick(data, [x for x in choices if x[1]], "op")
     if got is None:

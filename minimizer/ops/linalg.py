@@ -33,11 +33,21 @@ _OPAQUE = dict(generate=not_generated("not added to the generator yet (operands 
                dim_rule=NOT_FOLLOWED)
 
 
+def _one_dtype(op: str, *operands) -> None:
+    """torch's matmul kernels refuse operands of two dtypes, but its meta kernels do not: checked
+    here so the static check (meta tensors) refuses what eager torch would."""
+    got = {t.dtype for t in operands if isinstance(t, torch.Tensor)}
+    if len(got) > 1:
+        raise ValueError(f"{op} needs operands of one dtype, got {', '.join(sorted(str(d) for d in got))}")
+
+
 def _matmul(ctx, arg1, arg2):
+    _one_dtype("matmul", arg1, arg2)
     return torch.matmul(arg1, arg2)
 
 
 def _linear(ctx, arg1, arg2, bias=None):
+    _one_dtype("linear", arg1, arg2, bias)
     return F.linear(arg1, arg2, bias)
 
 
