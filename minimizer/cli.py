@@ -275,8 +275,8 @@ def _add_fuzz(sub) -> None:
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
     _add_run_options(z)
-    z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging "
-                   "(minimizing new findings comes after)")
+    z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging, "
+                   "counted once the workers have started (minimizing new findings comes after)")
     z.add_argument("--max-examples", type=NON_NEGATIVE_INT, default=None, metavar="N", help="programs to run (default 100 "
                    "when --time is not given)")
     z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "

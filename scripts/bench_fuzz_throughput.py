@@ -9,8 +9,12 @@ run as a subprocess of the tree under test (``PYTHONPATH``): this checkout, and 
 DIR`` an older tree of the package too (``git archive 9c45d67 minimizer | tar -x -C DIR``), in
 the same run, so both see the same machine. A tree whose summary has no ``phases`` (before the
 measurement existed) gets dashes there. Measured from outside, for every tree alike: the CPU busy
-fraction of the whole machine (``/proc/stat``) and the most worker processes alive at once (the
-fmin process's descendants running ``minimizer.backends.worker``).
+fraction of the whole machine (``/proc/stat``), the most worker processes alive at once (the
+fmin process's descendants running ``minimizer.backends.worker``), and the CPU seconds of the
+driver (the fmin process: generation, the oracles' comparisons, its threads sharing one GIL)
+and of the workers by backend, sampled every half second. "slots busy" is the slots' judging
+seconds over slots x judging time: below 100 % the slots waited for work, which is the driver's
+or the window's doing, not the compiler's.
 
 The ceiling column is the floor the issue asks for, turned into a rate: the backend's own
 compile-and-run seconds per program (``execute <backend>`` over programs, measured in the
@@ -37,6 +41,26 @@ def cpu_ticks() -> tuple[int, int]:
         v = [int(x) for x in f.readline().split()[1:]]
     idle = v[3] + (v[4] if len(v) > 4 else 0)
     return sum(v) - idle, sum(v)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of one process so far (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            v = f.read().rsplit(")", 1)[1].split()
+        return (int(v[11]) + int(v[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def worker_backend(pid: int) -> str:
+    """The backend a worker process serves (its command line: ``... worker FD BACKEND DEVICE``)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().decode(errors="replace").split("\0")
+        return args[args.index("minimizer.backends.worker") + 2]
+    except (OSError, ValueError, IndexError):
+        return "?"
 
 
 def worker_descendants(pid: int) -> set[int]:
@@ -79,13 +103,21 @@ def campaign(tree: str, jobs: int, a) -> dict:
     seen: set[int] = set()
     most = 0
     done = threading.Event()
+    cpu: dict[int, float] = {}          # pid -> CPU seconds, last sample
+    kind: dict[int, str] = {p.pid: "driver"}
 
     def watch():
         nonlocal most
         while not done.is_set():
             now = worker_descendants(p.pid)
+            for w in now - seen:
+                kind[w] = worker_backend(w)
             seen.update(now)
             most = max(most, len(now))
+            for q in now | {p.pid}:
+                c = cpu_seconds(q)
+                if c is not None:
+                    cpu[q] = c
             done.wait(0.5)
     t = threading.Thread(target=watch, daemon=True)
     t.start()
@@ -99,7 +131,11 @@ def campaign(tree: str, jobs: int, a) -> dict:
             s = json.load(f)
     except (OSError, ValueError):
         s = {"error": out[-2000:]}
+    by_kind: dict[str, float] = {}
+    for q, c in cpu.items():
+        by_kind[kind.get(q, "?")] = by_kind.get(kind.get(q, "?"), 0.0) + c
     return {"tree": tree, "jobs": jobs, "wall": round(wall, 1), "cpu_busy": round((b1 - b0) / max(1, t1 - t0), 3),
+            "cpu_seconds": {k: round(v, 1) for k, v in sorted(by_kind.items())},
             "workers_alive_max": most, "worker_pids": len(seen), "rc": p.returncode, "summary": s}
 
 
@@ -113,9 +149,18 @@ def row(r: dict, label: str, backend: str, seconds: float) -> dict:
     cores = os.cpu_count() or 1
     ceiling = f"{60 * cores * n / ex['seconds']:.0f}" if ex and ex["seconds"] else "-"
     per = f"{ex['seconds'] / ex['count'] * 1000:.0f} ms x {ex['count'] / n:.1f}" if ex and n else "-"
+    judged, slots = s.get("judge_seconds"), s.get("slots")
+    busy = (f"{ph['slot judge']['seconds'] / (slots * judged) * 100:.0f} %"
+            if ph and "slot judge" in ph and slots and judged else "-")
+    cpu = r.get("cpu_seconds") or {}
     return {"tree": label, "jobs": r["jobs"], "programs": n, "per min": f"{n / seconds * 60:.0f}",
-            "slots": s.get("slots", "-"), "workers (alive max / started)": f"{r['workers_alive_max']} / {r['worker_pids']}",
-            "CPU busy": f"{r['cpu_busy'] * 100:.0f} %", "generate ms/prog": ms("driver generate"),
+            "wall s (start-up)": f"{r['wall']:.0f} ({s.get('startup_seconds', '-')})",
+            "slots": s.get("slots", "-"), "slots busy": busy,
+            "workers (alive max / started)": f"{r['workers_alive_max']} / {r['worker_pids']}",
+            "CPU busy": f"{r['cpu_busy'] * 100:.0f} %",
+            "CPU s (driver; workers)": f"{cpu.get('driver', 0):.0f}; " + ", ".join(
+                f"{k} {v:.0f}" for k, v in cpu.items() if k != "driver"),
+            "generate ms/prog": ms("driver generate"),
             "wait ms/prog": ms("driver wait"), "slot judge ms/prog": ms("slot judge"),
             "oracle run ms/prog": ms("oracle run"), "order+layout ms/prog": (
                 f"{(ph['oracle order']['seconds'] + ph['oracle layout']['seconds']) / n * 1000:.0f}"

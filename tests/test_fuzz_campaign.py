@@ -349,6 +349,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
             status = behaviour[name][self.backend == "reference"]
             return Outcome(status, self.backend, signature=None if status == "ok" else f"sig {name}")
 
+        workers = ()
+
         def close(self):
             pass
 

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ..errors import UsageError
 from ..fuzz import generate
-from ..fuzz.campaign import CampaignOptions
+from ..fuzz.campaign import CampaignOptions, window_for
 from .actor import RESUME_FILES, SlotActor
 
 INSTALL_HINT = "Ray is not installed: pip install 'fmin[ray]' (or pip install 'ray>=2.50')"
@@ -175,7 +175,7 @@ class RayRunner:
             with self._cv:
                 for _ in range(n):
                     self._spawn()
-            self.window = max(generate.CHUNK, 4 * n)
+            self.window = window_for(n)
             self.reduce_slots = n
             self._thread = threading.Thread(target=self._loop, name="fmin-ray-dispatch", daemon=True)
             self._thread.start()

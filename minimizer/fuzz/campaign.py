@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..oracle.context import RunContext
 from ..phases import Phases, recording
-from ..oracle.pool import Pool, Pools
+from ..oracle.pool import Pool, Pools, start_workers
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate, seeded
@@ -84,6 +84,7 @@ class Summary:
     hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
     phases: Phases = field(default_factory=Phases)          # where the time went: the driver's and the slots'
     slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
+    startup_seconds: float = 0.0                            # the runner's start-up, before the clock (``--time``)
     seeds: Counter = field(default_factory=Counter)         # seed file -> seeded programs judged (``--seeds``)
 
     @property
@@ -109,6 +110,7 @@ class Summary:
                 "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
                 "minimized": self.minimized, "buckets_hit": self.hit,
                 "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
+                "startup_seconds": round(self.startup_seconds, 1),
                 "phases": self.phases.to_json(),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {}),
@@ -143,6 +145,19 @@ def _chunks(opt: CampaignOptions):
         k += n
 
 
+#: programs a campaign keeps submitted per judging slot ahead of the one it waits for. Results
+#: are taken in example order, so a slow program at the head holds every slot that has nothing
+#: left to judge: with 2 per slot (the old depth) one compile 2x slower than the rest idled the
+#: others. 16 per slot lets a head 16x slower than the median pass unnoticed; pending programs
+#: cost a few KB each.
+AHEAD_PER_SLOT = 16
+
+
+def window_for(slots: int) -> int:
+    """How many programs a runner with ``slots`` judging slots keeps submitted (``AHEAD_PER_SLOT``)."""
+    return max(generate.CHUNK, AHEAD_PER_SLOT * max(1, slots))
+
+
 @contextlib.contextmanager
 def backend_pools(ctx: RunContext, jobs: int | None = None):
     """Warm workers for the context's backend and for the reference that judges it (one pool
@@ -173,9 +188,10 @@ class LocalRunner:
 
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
-        self.window = max(generate.CHUNK, 2 * max(1, opt.ctx.jobs))
+        self.window = window_for(opt.ctx.jobs)
         self.reduce_slots = 1
         self.n = max(1, opt.ctx.jobs)   # slots: programs judged at once
+        self.phases = Phases()          # the start-up's (``warm_up``), merged into the campaign's
 
     def __enter__(self):
         from ..backends import get as get_backend
@@ -185,6 +201,7 @@ class LocalRunner:
             if self.opt.ctx.backend != "reference" else f"for {self.n} judging slot(s)")
         self._pools = backend_pools(self.opt.ctx)
         self.pool, self.ref = self._pools.__enter__()
+        self.warm_up()
         self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
         self.workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
         return self
@@ -196,6 +213,13 @@ class LocalRunner:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self._pools.__exit__(*exc)
         return False
+
+    def warm_up(self) -> None:
+        """Every worker of both pools started at once, before the campaign's clock starts
+        (``run_campaign``): started lazily, they started in front of the first programs while
+        the clock ran, and a short campaign at many slots spent its time importing torch."""
+        with recording(self.phases):
+            start_workers([self.pool] if self.ref is self.pool else [self.pool, self.ref])
 
     def judge(self, e, text: str) -> Future:
         return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
@@ -224,6 +248,8 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
     runner = runner if runner is not None else LocalRunner(opt)
     try:
         with runner:
+            run.start_clock()   # after the runner's start-up: ``--time`` is time spent judging
+            run.s.phases.merge(getattr(runner, "phases", None))
             run.generate_and_judge(runner)
             run.status(run.s, run.t0, final=True)
             if opt.minimize:
@@ -233,7 +259,7 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
         run.s.hit = run.hit_rows()
     finally:
         run.close()
-    run.s.seconds = time.monotonic() - run.t0
+    run.s.seconds = time.monotonic() - run.t_created
     write_reports(run.s, opt)
     buglist.write(opt.corpus)
     return run.s
@@ -248,8 +274,8 @@ class _Campaign:
         self.store = Store(opt.corpus)
         self.s = Summary(opt.ctx.backend, opt.ctx.device, opt.seed, f"{opt.shard[0]}/{opt.shard[1]}")
         self.status = Status(opt.ctx.quiet, every=10)
-        self.t0 = time.monotonic()
-        self.deadline = self.t0 + opt.seconds if opt.seconds else None
+        self.t_created = time.monotonic()
+        self.start_clock()
         self.progress = None
         if opt.resume is not None:
             self.progress = Progress(opt.corpus, opt.ctx.backend, opt.ctx.device, opt.seed, opt.shard,
@@ -262,6 +288,13 @@ class _Campaign:
     def close(self) -> None:
         if self.progress:
             self.progress.close()
+
+    def start_clock(self) -> None:
+        """The campaign's clock (``--time``) starts now; the time since it was created (the
+        runner's start-up: workers, actors) is the summary's ``startup_seconds``."""
+        self.t0 = time.monotonic()
+        self.deadline = self.t0 + self.opt.seconds if self.opt.seconds else None
+        self.s.startup_seconds = self.t0 - self.t_created
 
     def out_of_time(self) -> bool:
         return bool(self.deadline and time.monotonic() >= self.deadline)
@@ -327,19 +360,46 @@ class _Campaign:
                         window.append((item, self.session.submit(Candidate(text, e.program, context=e))))
                     t_first = t_first or time.monotonic()
                 while len(window) > runner.window or (window and window[0][1] is None):
-                    self.take(*window.popleft())
-                    if self.out_of_time():
-                        return
+                    if not self.take_next(window):
+                        return self.take_finished(window)
             while window:
-                self.take(*window.popleft())
-                if self.out_of_time():
-                    return
+                if not self.take_next(window):
+                    return self.take_finished(window)
         finally:
             for _, fut in window:
                 if fut is not None:
                     fut.cancel()
             if t_first is not None:
                 self.s.judge_seconds += time.monotonic() - t_first
+
+    def take_next(self, window: deque) -> bool:
+        """The window's first item taken, waiting for it at most until the deadline (a program
+        that hangs until its timeout does not hold the campaign past its time); False once the
+        time is up."""
+        item, fut = window[0]
+        if fut is not None and self.deadline is not None:
+            with self.s.phases.timed("driver wait"):
+                wait([fut], timeout=max(0.0, self.deadline - time.monotonic()))
+            if not fut.done():
+                return False
+        self.take(*window.popleft())
+        return not self.out_of_time()
+
+    def take_finished(self, window: deque) -> None:
+        """At the deadline: the programs already judged are counted (in example order) rather
+        than thrown away with the rest, which is cancelled; a chunk is done only if nothing
+        before it is left unjudged."""
+        complete = True
+        while window:
+            item, fut = window.popleft()
+            if fut is None:
+                if complete:
+                    self.take(item, None)
+            elif fut.done() and not fut.cancelled():
+                self.take(item, fut)
+            else:
+                complete = False
+                fut.cancel()
 
     def take(self, item, fut) -> None:
         """One item of the window: a judged program counted and recorded, or a chunk finished."""
@@ -638,7 +698,8 @@ def summary_lines(s: Summary) -> list[str]:
     got, of = s.coverage()
     rows = [("backend", f"{s.backend} ({s.device})"), ("seed / shard", f"{s.seed} / {s.shard}"),
             ("programs run", str(s.programs)), ("duplicates skipped", str(s.duplicates)),
-            ("wall seconds", f"{s.seconds:.1f}"), ("programs per second", f"{s.per_second:.2f}"),
+            ("wall seconds", f"{s.seconds:.1f} (start-up {s.startup_seconds:.1f})"),
+            ("programs per second", f"{s.per_second:.2f}"),
             ("statuses", ", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())) or "-"),
             ("not judged", ", ".join(f"{k} {v}" for k, v in sorted(s.skipped.items())) or "-"),
             ("op coverage", f"{got}/{of} generated ops exercised"),

@@ -296,6 +296,10 @@ class Pool:
                 self._free.append(w)
                 self._lock.notify()
 
+    def start_all(self) -> int:
+        """Start every worker not yet started, all at once (``start_workers``)."""
+        return start_workers([self])
+
     def run_many(self, reqs: list[Request]):
         """Outcomes in request order."""
         with ThreadPoolExecutor(max_workers=len(self.workers)) as ex:
@@ -311,6 +315,33 @@ class Pool:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def start_workers(pools: list["Pool"]) -> int:
+    """Start every worker of ``pools`` not yet started, all at once: each is a fresh interpreter
+    importing torch and its backend, seconds of CPU that run side by side here instead of one by
+    one in front of the first requests. A worker that fails to start is left as it was: the
+    request that needs it starts it again and reports why. The starts are recorded (``phases``)
+    where the caller records. Returns how many started."""
+    todo = [w for p in pools for w in p.workers if w.proc is None or w.proc.poll() is not None]
+    if not todo:
+        return 0
+    into = phases.current()
+
+    def start(w: Worker) -> tuple[bool, phases.Phases]:
+        rec = phases.Phases()
+        with phases.recording(rec):
+            try:
+                w.start()
+                return True, rec
+            except Exception:   # the first request meets the same failure and reports it
+                return False, rec
+    with ThreadPoolExecutor(max_workers=len(todo)) as ex:
+        done = list(ex.map(start, todo))
+    if into is not None:
+        for _, rec in done:
+            into.merge(rec)
+    return sum(ok for ok, _ in done)
 
 
 def run_script(path_or_text: str, *, backend: str = "reference", device: str = "cpu", seed: int = 0,
