@@ -351,7 +351,27 @@ def build_parser() -> argparse.ArgumentParser:
 _COMMANDS = ("check", "reduce", "upgrade", "isolate", "fuzz", "merge-findings")
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``_main`` with SIGTERM (``timeout``, a CI job's cancel, a batch scheduler) handled as Ctrl-C
+    is: a campaign writes its summary and bug list of what it did, a reduction its best so far,
+    and the workers are stopped, instead of the process vanishing with nothing written."""
+    import signal
+    import threading
+    mine = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    if mine:
+        signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return _main(argv)
+    finally:
+        if mine:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         ap = build_parser()   # asks the registries, which import FMIN_PLUGINS' modules
     except UsageError as e:

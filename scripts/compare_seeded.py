@@ -46,6 +46,15 @@ def main(gen_summary, gen_corpus, seeded_summary, seeded_corpus) -> int:
     if sums[0].get("programs") and sums[1].get("programs") and sums[0].get("judge_seconds") and sums[1].get("judge_seconds"):
         ratio = (sums[0]["programs"] / sums[0]["judge_seconds"]) / (sums[1]["programs"] / sums[1]["judge_seconds"])
         print(f"generative/seeded programs per minute: {ratio:.2f}x (done-when: within 2x)")
+    secs, per = sums[1].get("per_seed_seconds") or {}, sums[1].get("per_seed") or {}
+    if secs:   # where a seeded campaign's slot time went, by seed
+        print("seeded slot time by seed: " + ", ".join(
+            f"{os.path.basename(k)} {v:.0f} s / {per.get(k, 0)} programs"
+            for k, v in sorted(secs.items(), key=lambda kv: -kv[1])[:8]))
+    large = sums[1].get("large_seeds") or {}
+    if large:   # seeds over the trim budget: their trimmed programs and those at the real sizes
+        print("large seeds' programs: " + ", ".join(
+            f"{k} {v['count']} in {v['seconds']:.0f} s" for k, v in sorted(large.items())))
     for name, ks in (("generative", g), ("seeded", s)):
         print(f"\n{name} root causes:")
         for k in sorted(ks):

@@ -33,10 +33,10 @@ T=${FMIN_T:-240}
 MB=${MB:-120}
 common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOBS:-8}" --time "$T"
         --seed "${SEED:-2031}" --timeout 120 --minimize-time "${MT:-30}" --minimize-budget "$MB" -q)
-timeout $((T + MB + 90)) python3 -m minimizer fuzz "${common[@]}" --corpus "$W/generative" \
+timeout $((T + MB + 150)) python3 -m minimizer fuzz "${common[@]}" --corpus "$W/generative" \
     --summary "$out/gen.json" > "$out/generative.txt" 2>&1 &
 gen=$!
-timeout $((T + MB + 90)) python3 -m minimizer fuzz "${common[@]}" --seeds ${SEEDS:-corpus/*.py corpus/seeds} --corpus "$W/seeded" \
+timeout $((T + MB + 150)) python3 -m minimizer fuzz "${common[@]}" --seeds ${SEEDS:-corpus/*.py corpus/seeds} --corpus "$W/seeded" \
     --summary "$out/seeded.json" > "$out/seeded.txt" 2>&1 &
 sed=$!
 wait $gen; echo "generative campaign exit status $?" >> "$out/generative.txt"

@@ -386,6 +386,24 @@ def test_reference_campaign_finds_nothing_and_reports(tmp_path):
     assert suite.get("failures") == "0" and suite.get("tests") == "1"
 
 
+def test_a_campaign_stopped_by_sigterm_writes_what_it_judged(tmp_path):
+    """``timeout`` stops a campaign with SIGTERM: it ends as Ctrl-C ends it (exit 130, no
+    traceback), its summary marked interrupted and counting the programs judged so far."""
+    import signal
+    import time
+    summ = tmp_path / "s.json"
+    p = subprocess.Popen([sys.executable, "-m", "minimizer", "fuzz", "--backend", "reference", "--device", "cpu",
+                          "--time", "120", "--seed", "5", "--jobs", "1", "--corpus", str(tmp_path / "c"),
+                          "--summary", str(summ), "-q"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(12)   # workers started (about 3 s here), programs judged
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "Traceback" not in err, err
+    s = json.loads(summ.read_text())
+    assert s["interrupted"] is True and s["programs"] > 0 and s["seconds"] < 60
+
+
 RELU_BUG = "cpp.inject_relu_bug_TESTING_ONLY=accuracy"
 
 

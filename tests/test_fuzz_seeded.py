@@ -104,6 +104,10 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     assert s.programs == 3 and s.seeds == {path: 3}
     assert s.to_json()["seeded_programs"] == 3
     assert any(r[0] == "seeded programs" for r in seeded.summary_rows(s.seeds))
+    # the slot time each seed took, in the JSON and as a summary row
+    assert set(s.to_json()["per_seed_seconds"]) == {path} and s.seed_seconds[path] > 0
+    rows = dict(seeded.summary_rows(s.seeds, s.seed_seconds))
+    assert rows["slot time per seed (top)"].startswith("seeds/expanded_alias.py ")
     (b,) = Store(str(tmp_path / "c")).buckets()
     assert b["seeds"] == {path: b["count"]} and b["generator"]["seeds"] == [str(tmp_path / "seeds")]
     (row,) = buglist.rows_of(str(tmp_path / "c"))
@@ -213,3 +217,42 @@ def test_the_static_check_refuses_a_matmul_of_two_dtypes():
         static.check(parse(src))
     same = parse(src.replace("DataType.Half", "DataType.BFloat16").replace("torch.float16", "torch.bfloat16"))
     assert static.check(same).complete
+
+
+def _largest(p, info) -> int:
+    return max(t.numel() for _, _, t in mutate._tensor_values(p, info))
+
+
+def test_a_seed_at_real_sizes_is_trimmed_to_the_budget_keeping_its_innermost_extent():
+    """The layernorm backward seeds (16×512×4096, 33.5M elements a tensor) cost seconds a program
+    to run, save and compare: their trimmed form has no tensor over ``TRIM_ELEMENTS``, passes the
+    static check, and keeps the normalized extent 4096 (the outer 512 is halved instead); a seed
+    within the budget, and one with index ops, are not trimmed."""
+    by_name = {os.path.basename(s.path): s for s in seeded.load(DIRS).seeds}
+    big = by_name["layernorm_bwd_segmented.py"]
+    assert _largest(big.program, big.info) == 16 * 512 * 4096
+    p, info = big.small
+    static.check(p)
+    assert _largest(p, info) <= mutate.TRIM_ELEMENTS
+    shapes = {tuple(getattr(a, "shape", ())) for a in p.inputs}
+    assert (16, 16, 4096) in shapes and not any(512 in sh for sh in shapes)
+    small = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_shape_ops.py"), None)
+    assert small.small is None
+    index = seeded.read_seed(os.path.join(ROOT, "corpus", "legacy_index_embedding.py"), None)
+    assert mutate.trimmed(index.program, index.info, limit=16) is None
+
+
+def test_programs_of_a_large_seed_start_trimmed_and_sometimes_as_written():
+    """Most programs of a large seed start from its trimmed form (named ``trim`` among their
+    mutations, their tensors within budget but for the extents its up to 3 mutations may double);
+    some keep the real sizes, where size-dependent scheduling lives."""
+    big = os.path.join(ROOT, "corpus", "seeds")
+    trimmed, written = 0, 0
+    for k in range(6):
+        for e in seeded.chunk(11, k, (big,)):
+            if seeded.TRIM in e.mutations:
+                trimmed += 1
+                assert _largest(e.program, static.check(e.program)) <= 8 * mutate.TRIM_ELEMENTS
+            else:
+                written += 1
+    assert trimmed > 3 * written and written >= 1

@@ -86,6 +86,9 @@ class Summary:
     slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
     startup_seconds: float = 0.0                            # the runner's start-up, before the clock (``--time``)
     seeds: Counter = field(default_factory=Counter)         # seed file -> seeded programs judged (``--seeds``)
+    seed_seconds: Counter = field(default_factory=Counter)  # seed file -> slot seconds judging its programs
+    large_seeds: Phases = field(default_factory=Phases)     # programs of seeds over budget: "trimmed", "as written"
+    interrupted: bool = False                               # stopped by Ctrl-C or SIGTERM: the figures so far
 
     @property
     def per_second(self) -> float:
@@ -113,8 +116,11 @@ class Summary:
                 "startup_seconds": round(self.startup_seconds, 1),
                 "phases": self.phases.to_json(),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
+                **({"interrupted": True} if self.interrupted else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {}),
-                **({"seeded_programs": sum(self.seeds.values()), "per_seed": dict(self.seeds)} if self.seeds else {})}
+                **({"seeded_programs": sum(self.seeds.values()), "per_seed": dict(self.seeds),
+                   "per_seed_seconds": {k: round(v, 1) for k, v in self.seed_seconds.items()},
+                   "large_seeds": self.large_seeds.to_json()} if self.seeds else {})}
 
 
 class Status(ProgressLine):
@@ -250,19 +256,30 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
         with runner:
             run.start_clock()   # after the runner's start-up: ``--time`` is time spent judging
             run.s.phases.merge(getattr(runner, "phases", None))
+            run.s.ran_on = runner.describe()
+            run.s.slots = getattr(runner, "n", 0)
             run.generate_and_judge(runner)
             run.status(run.s, run.t0, final=True)
             if opt.minimize:
+                # what was judged is on disk before the reductions, which a time limit may cut short
+                run.s.seconds = time.monotonic() - run.t_created
+                write_reports(run.s, opt)
                 run.minimize_pending(runner)
-            run.s.ran_on = runner.describe()
-            run.s.slots = getattr(runner, "n", 0)
         run.s.hit = run.hit_rows()
+    except KeyboardInterrupt:   # Ctrl-C, or SIGTERM (``cli``): the reports of what was done, then stop
+        run.s.interrupted = True
+        _finish(run, opt)
+        raise
     finally:
         run.close()
+    _finish(run, opt)
+    return run.s
+
+
+def _finish(run: "_Campaign", opt: CampaignOptions) -> None:
     run.s.seconds = time.monotonic() - run.t_created
     write_reports(run.s, opt)
     buglist.write(opt.corpus)
-    return run.s
 
 
 class _Campaign:
@@ -430,6 +447,10 @@ class _Campaign:
             s.ops[st.op] += 1
         if getattr(e, "seed", None):
             s.seeds[e.seed] += 1
+            took = j.phases.seconds("slot judge") if j.phases else 0.0
+            s.seed_seconds[e.seed] += took
+            if getattr(e, "large", False):
+                s.large_seeds.add("trimmed" if seeded.TRIM in e.mutations else "as written", took)
         for f in seeded.findings_of(e, j, self.opt.ctx.backend):
             if self.record(f, text, e.id, j.outcome.environment):
                 self.new_keys.append((f.key, f.flags))
@@ -713,7 +734,7 @@ def summary_lines(s: Summary) -> list[str]:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
-    rows += seeded.summary_rows(s.seeds)
+    rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
     filed = buglist.standalone_tally(s.new)
     if filed:
         rows.append(("new buckets run standalone", filed))

@@ -80,6 +80,42 @@ def shape(data, p, info):
     return resize(p, old, data.draw(st.sampled_from([1, 2, max(1, old // 2), old + 1, old * 2]), label="new extent"))
 
 
+#: the most elements one tensor of a seeded program has unless the seed is drawn as written
+#: (``trimmed``): a seed at its real sizes (issue 25's layernorm backward, 16×512×4096: 300M
+#: elements over its tensors) cost 15–20 s a program on the H200 to run, save and compare, the same
+#: structure at 2**20 elements a tensor well under one
+TRIM_ELEMENTS = 1 << 20
+
+
+def trimmed(p: Program, info, limit: int = TRIM_ELEMENTS):
+    """``(program, its static check)`` with extents halved until no tensor has more than ``limit``
+    elements, or None where the seed fits already or cannot be resized (index ops: their index
+    values are drawn for the seed's extents). The extents halved first are the largest tensor's
+    outer ones (batch, sequence): a normalization's or a matmul's innermost extent decides which
+    scheduler nvFuser picks, the outer ones mostly how many times it runs."""
+    if _families(p) & set(_EXTENT_BOUND):
+        return None
+    q, qi, changed = p, info, False
+    for _ in range(64):
+        big = max((t for _, _, t in _tensor_values(q, qi)), key=lambda t: t.numel(), default=None)
+        if big is None or big.numel() <= limit:
+            break
+        have = {x[-1] for x in sites(q)}
+        dims = list(big.shape)
+        order = sorted({x for x in dims[:-1] if x in have and x >= 4}, reverse=True) + \
+            ([dims[-1]] if dims and dims[-1] in have and dims[-1] >= 4 else [])
+        for old in order:
+            try:
+                r = resize(q, old, old // 2)
+                q, qi, changed = r, static.check(r), True
+                break
+            except Exception:   # an extent some op pins (a reshape's product, a slice's bound)
+                continue
+        else:
+            break
+    return (q, qi) if changed else None
+
+
 def _written(p: Program) -> set[str]:
     """Inputs an output is written into (``add_output(v, alias_input=x)``)."""
     return {a.name for st_ in p.stmts if st_.is_output for k, a in st_.args if k == "alias_input" and isinstance(a, Ref)}
@@ -326,4 +362,4 @@ def mutated(data, p: Program, info, max_mutations: int = MAX_MUTATIONS) -> tuple
     return p, applied
 
 
-__all__ = ["MUTATIONS", "MAX_MUTATIONS", "apply", "mutated"]
+__all__ = ["MUTATIONS", "MAX_MUTATIONS", "TRIM_ELEMENTS", "apply", "mutated", "trimmed"]

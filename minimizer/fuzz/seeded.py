@@ -37,7 +37,7 @@ from ..program.reader import parse_file
 from ..upgrade import upgrade
 from . import nvfuser_tests
 from .generate import CHUNK, Example, chunk_seed, parse_id
-from .mutate import mutated
+from .mutate import mutated, trimmed
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,16 @@ class Seed:
     path: str
     program: Program
     info: object = field(compare=False, repr=False)
+    #: (program, static check) at sizes a campaign can afford (``mutate.trimmed``), or None where
+    #: the seed fits as written
+    small: tuple | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class SeededExample(Example):
     seed: str = ""                    # the seed file it was mutated from
     mutations: tuple[str, ...] = ()
+    large: bool = False               # the seed is over ``mutate.TRIM_ELEMENTS`` (trimmed unless drawn as written)
 
 
 @dataclass
@@ -105,7 +109,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
                           origin.col if origin else 1) from None
     if not p.op_stmts():
         raise ScriptError("no ops to mutate", path)
-    return Seed(path, p, info)
+    return Seed(path, p, info, trimmed(p, info))
 
 
 def load(dirs, frontend: str | None = None) -> Seeds:
@@ -122,13 +126,26 @@ def load(dirs, frontend: str | None = None) -> Seeds:
     return _CACHE[key]
 
 
+#: about one seeded program in AS_WRITTEN (0 drawn from ``integers(0, AS_WRITTEN - 1)``) keeps a
+#: large seed's real sizes; the others start from its trimmed form
+AS_WRITTEN = 16
+#: the name a trimmed start has among a seeded program's mutations
+TRIM = "trim"
+
+
 def seeded_programs(seeds: list[Seed]):
-    """A Hypothesis strategy of (seed, mutated program, mutation names)."""
+    """A Hypothesis strategy of (seed, mutated program, mutation names). A seed larger than a
+    campaign can afford (``mutate.trimmed``) is mutated from its trimmed form but one time in
+    ``AS_WRITTEN``: sizes decide scheduling and segmentation too, so the real ones stay in the
+    campaign, at a rate that does not let one multi-GB seed take most of its time."""
     @st.composite
     def draw(draw_):
         s = seeds[draw_(st.integers(0, len(seeds) - 1), label="seed")]
-        p, names = mutated(_Data(draw_), s.program, s.info)
-        return s, p, tuple(names)
+        p, info, first = s.program, s.info, []
+        if s.small is not None and draw_(st.integers(0, AS_WRITTEN - 1), label="sizes") != 0:
+            (p, info), first = s.small, [TRIM]
+        p, names = mutated(_Data(draw_), p, info)
+        return s, p, tuple(first + names)
     return draw()
 
 
@@ -154,7 +171,8 @@ def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size
         got.append(x)
 
     collect()
-    return [SeededExample(f"{campaign_seed}.{k}.{i}", p, s.path, names) for i, (s, p, names) in enumerate(got)]
+    return [SeededExample(f"{campaign_seed}.{k}.{i}", p, s.path, names, s.small is not None)
+            for i, (s, p, names) in enumerate(got)]
 
 
 def program_for(example_id: str, dirs, *, frontend: str | None = None) -> SeededExample:
@@ -191,13 +209,26 @@ def as_segmentation(f, original, backend: str):
     return f
 
 
-def summary_rows(per_seed: Counter, top: int = 5) -> list[tuple[str, str]]:
-    """The summary's rows of a seeded campaign: programs from seeds, and the most used seeds."""
+def summary_rows(per_seed: Counter, seconds: Counter | None = None, large=None, top: int = 5) -> list[tuple[str, str]]:
+    """The summary's rows of a seeded campaign: programs from seeds, the most used seeds, the
+    seeds that took the most slot time (a seed whose programs are slow shows here first), and
+    the programs of large seeds trimmed and as written (``large``: ``Phases`` of the two)."""
     if not per_seed:
         return []
-    most = ", ".join(f"{os.path.basename(os.path.dirname(k))}/{os.path.basename(k)} {v}"
-                     for k, v in per_seed.most_common(top))
-    return [("seeded programs", f"{sum(per_seed.values())} from {len(per_seed)} seeds"), ("per seed (top)", most)]
+
+    def short(k):
+        return f"{os.path.basename(os.path.dirname(k))}/{os.path.basename(k)}"
+    most = ", ".join(f"{short(k)} {v}" for k, v in per_seed.most_common(top))
+    rows = [("seeded programs", f"{sum(per_seed.values())} from {len(per_seed)} seeds"), ("per seed (top)", most)]
+    if seconds:
+        slow = ", ".join(f"{short(k)} {v:.0f} s ({v / max(1, per_seed[k]):.1f} s each)"
+                         for k, v in seconds.most_common(top))
+        rows.append(("slot time per seed (top)", slow))
+    if large is not None and large.data:
+        rows.append(("large seeds' programs", ", ".join(
+            f"{k} {large.count(k)} ({large.seconds(k) / max(1, large.count(k)):.1f} s each)"
+            for k in ("trimmed", "as written") if large.count(k))))
+    return rows
 
 
 def findings_of(e, judged, backend: str) -> list:
