@@ -99,7 +99,7 @@ def test_failure_owner_is_the_backend_unless_the_reference_fails_too():
 def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
     one = Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
     two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
-    j, pool, _ = _judge([one, two, one], oracles=("order", "layout"))
+    j, pool, _ = _judge([two, one, two], oracles=("order", "layout"))
     (f,) = j.findings
     assert f.kind == "order-dependent" and f.flags == {"order_dependent": True}
     assert f.key == "nvfuser order-dependent segmentation changes (reduction)"
@@ -109,13 +109,29 @@ def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
     relaid = parse(pool.requests[2].script)
     assert all(s.arg("stride_order") == (0, 1) for s in relaid.input_stmts())
     # a variant that fails is that failure's bucket (its key, its program), marked
-    j, pool, ref = _judge([one, one, Outcome("error", "nvfuser", signature="sig")], [Outcome("ok", "reference")],
+    # (a program run as one kernel gets no permuted run: the relayout is the second request)
+    j, pool, ref = _judge([one, Outcome("error", "nvfuser", signature="sig")], [Outcome("ok", "reference")],
                           oracles=("order", "layout"))
     (f,) = j.findings
     assert (f.kind, f.found_as, f.key, f.flags) == ("failure", "layout-dependent", "nvfuser error sig", {})
     assert f.marks == {"layout_dependent": True} and f.to_json()["layout_dependent"] is True
-    assert f.text == pool.requests[2].script == ref.requests[0].script   # the relayouted program
+    assert f.text == pool.requests[1].script == ref.requests[0].script   # the relayouted program
     assert f.traits == {"dtypes": ["Float"], "ranks": [2]}
+
+
+def test_inputs_are_permuted_only_where_the_backend_split_the_program():
+    """A program nvFuser ran as one kernel (no segmented-fusion dump: ``segments`` None, or 1)
+    gets no permuted run; one it split, and any program on a backend that reports no segments,
+    does."""
+    for single in (Outcome("ok", "nvfuser"), Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])):
+        j, pool, _ = _judge([single], oracles=("order",))
+        assert j.findings == [] and len(pool.requests) == 1
+    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    j, pool, _ = _judge([two, two], oracles=("order",))
+    assert j.findings == [] and len(pool.requests) == 2
+    j, pool, _ = _judge([Outcome("ok", "reference"), Outcome("ok", "reference")], oracles=("order",),
+                        backend="reference")
+    assert len(pool.requests) == 2
 
 
 def test_differential_finding_names_the_op_and_dtype(tmp_path):

@@ -256,3 +256,76 @@ def test_programs_of_a_large_seed_start_trimmed_and_sometimes_as_written():
             else:
                 written += 1
     assert trimmed > 3 * written and written >= 1
+
+
+def test_seeds_are_drawn_inversely_to_their_op_count():
+    """Each seed gets about the same share of a campaign's time, not the same number of programs:
+    a seed of a quarter of the ops is drawn about four times as often. Drawn over the corpus's
+    22 seeds in 32-example chunks, as a campaign draws them (the widest weight range there is)."""
+    import collections
+    dirs = tuple(sorted(os.path.join(ROOT, "corpus", f) for f in os.listdir(os.path.join(ROOT, "corpus"))
+                        if f.endswith(".py"))) + (os.path.join(ROOT, "corpus", "seeds"),)
+    seeds = seeded.load(dirs).seeds
+    w = seeded.seed_weights(seeds)
+    ops = {s.path: len(s.program.op_stmts()) for s in seeds}
+    by_ops = sorted(zip([ops[s.path] for s in seeds], w))
+    assert all(x[1] >= y[1] for x, y in zip(by_ops, by_ops[1:]))          # fewer ops, no less weight
+    assert by_ops[0][1] >= 8 * by_ops[-1][1]                               # 4 ops vs 41
+    got = collections.Counter(e.seed for k in range(30) for e in seeded.chunk(2031, k, dirs))
+    n, total = sum(got.values()), sum(w)
+    small = [s.path for s in seeds if ops[s.path] <= 9]
+    large = [s.path for s in seeds if ops[s.path] >= 26]
+    share = lambda ps: sum(got[p] for p in ps) / n                          # noqa: E731
+    expect = lambda ps: sum(w[i] for i, s in enumerate(seeds) if s.path in ps) / total   # noqa: E731
+    assert 0.7 * expect(small) <= share(small) <= 1.5 * expect(small)
+    assert 0.5 * expect(large) <= share(large) <= 1.5 * expect(large)
+    assert share(small) > 5 * share(large)
+
+
+def test_the_shrunk_seed_draw_is_the_smallest_seed_and_every_seed_is_reachable():
+    seeds = seeded.load(DIRS).seeds
+    w = seeded.seed_weights(seeds)
+    smallest = min(seeds, key=lambda s: (len(s.program.op_stmts()), s.path))
+    assert seeded.pick(seeds, w, 0) is smallest
+    assert {seeded.pick(seeds, w, u).path for u in range(0, 1 << 16, 7)} == {s.path for s in seeds}
+
+
+def test_a_mutation_that_does_not_apply_is_drawn_again():
+    """A one-input seed cannot be reordered: the draw after ``order`` is taken instead, so the
+    program is a mutant, not its seed again (which a campaign would skip as a duplicate)."""
+    p = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_topk_argsort_cumsum.py"), None)
+    script = iter([1, "order", "cast"])
+
+    class Data:   # the scripted draws, and the first choice of every other (``sampled_from``) one
+        def draw(self, strategy, label=None):
+            return next(script) if label in ("mutations", "mutation") else list(strategy.elements)[0]
+
+    q, names = mutate.mutated(Data(), p.program, p.info)
+    assert names == ["cast"] and q != p.program
+
+
+def test_a_cut_never_makes_an_index_operand_an_input():
+    """An input an index op reads gets values unbounded by the indexed extent (an ``argsort``
+    result cut to an input made ``scatter`` read out of range on the reference): no cut candidate
+    declares one."""
+    s = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py"), None)
+    before = {x.outs[0] for x in s.program.stmts if x.is_tensor_decl}
+    seen = 0
+
+    @settings(max_examples=120, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def one(data):
+        nonlocal seen
+        q = mutate.cut(data, s.program, s.info)
+        if q is None:
+            return
+        seen += 1
+        assert not mutate._index_read_new_input(s.program, q)
+
+    one()
+    assert seen >= 10
+    # and the guard does see such a cut: argsort's result (read by scatter) made an input
+    from minimizer.reduce.passes import ValueToInput
+    flagged = [c for _, c in ValueToInput().candidates(s.program, s.info) if mutate._index_read_new_input(s.program, c)]
+    assert flagged and all({x.outs[0] for x in c.stmts if x.is_tensor_decl} - before for c in flagged)
