@@ -39,7 +39,7 @@ def _tensor_inputs(p: Program, info) -> list[tuple[int, str, TensorArg, torch.Te
     out = []
     users = edits.users(p)
     for i, s in enumerate(p.stmts):
-        if any((spec := lookup(p.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND for u in users[i]):
+        if _index_read(p, users, i):
             continue
         if s.is_tensor_decl and s.outs and s.outs[0]:
             a = edits.input_arg(p, i)
@@ -338,10 +338,13 @@ def _index_read_new_input(p: Program, c: Program) -> bool:
     input made ``scatter`` read out of range on the reference."""
     old = {s.outs[0] for s in p.stmts if s.is_tensor_decl and s.outs}
     users = edits.users(c)
-    return any(s.is_tensor_decl and s.outs and s.outs[0] not in old
-               and any((spec := lookup(c.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND
-                       for u in users[i])
+    return any(s.is_tensor_decl and s.outs and s.outs[0] not in old and _index_read(c, users, i)
                for i, s in enumerate(c.stmts))
+
+
+def _index_read(p: Program, users, i: int) -> bool:
+    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly?"""
+    return any((spec := lookup(p.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND for u in users[i])
 
 
 #: every mutation kind, by name (the summary and tests name them)

@@ -9,8 +9,8 @@ or fails the static check is reported once (``file:line:col``) and left out; a m
 a usage error.
 
 Seeds are drawn inversely to their op count (``seed_weights``): a program's time grows with its
-seed's ops, so each seed gets about the same share of the campaign's time, and the 4-op seed is
-not starved by, nor starves, the 41-op one.
+seed's ops, so each seed gets about the same share of the campaign's time instead of the largest
+seeds taking most of it.
 
 Reproducibility is the generator's (``generate``): chunk ``k`` is one ``@given`` run seeded by
 ``chunk_seed(seed, k)`` drawing (seed file, mutations) from Hypothesis data, so an example id
@@ -139,7 +139,7 @@ AS_WRITTEN = 16
 TRIM = "trim"
 
 
-#: a seed's weight is WEIGHT_UNITS over its op count (at least 1): integer, so a draw is one integer
+#: a seed's weight is WEIGHT_UNITS over its op count (at least 1), an integer for ``pick``
 WEIGHT_UNITS = 1 << 12
 
 
