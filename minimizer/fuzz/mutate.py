@@ -283,9 +283,14 @@ def segment_set(data, p, info):
 
 
 def alias_output(data, p, info):
-    """A value written into an input of its shape and dtype (``add_output(v, alias_input=x)``)."""
+    """A value written into an input of its shape and dtype (``add_output(v, alias_input=x)``),
+    never an input already written: two writes into one input have no defined order (nvFuser
+    says none; the reference would keep the last), so a mutant with two gave a wrong-result
+    bucket that was fmin's (5d21e4596d42, 40 examples in one H200 campaign)."""
+    written = {r.name for s in p.stmts if s.is_output and isinstance(r := s.arg("alias_input"), Ref)}
     # an input with stride-0 (expanded) dims cannot be written in place: torch refuses it
-    ins = {(tuple(t.shape), t.dtype): n for _, n, a, t in _tensor_inputs(p, info) if 0 not in a.strides}
+    ins = {(tuple(t.shape), t.dtype): n for _, n, a, t in _tensor_inputs(p, info)
+           if 0 not in a.strides and n not in written}
     vals = [(n, ins[(tuple(t.shape), t.dtype)]) for i, n, t in _tensor_values(p, info)
             if p.stmts[i].is_op and (tuple(t.shape), t.dtype) in ins]
     got = _pick(data, vals, "value")

@@ -8,9 +8,9 @@ upgraded to the campaign's frontend (``upgrade``), as ``reduce`` does. A seed th
 or fails the static check is reported once (``file:line:col``) and left out; a missing folder is
 a usage error.
 
-Seeds are drawn inversely to their op count (``seed_weights``): a program's time grows with its
-seed's ops, so each seed gets about the same share of the campaign's time instead of the largest
-seeds taking most of it.
+Seeds are drawn as ops^-1.5 (``seed_weights``): a program's time grows about linearly with its
+seed's ops, so a seed's share of the campaign's time falls slowly with its size (AFL's rule: the
+slow get less energy), instead of the largest seeds taking most of it.
 
 Reproducibility is the generator's (``generate``): chunk ``k`` is one ``@given`` run seeded by
 ``chunk_seed(seed, k)`` drawing (seed file, mutations) from Hypothesis data, so an example id
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import os
 import tempfile
 from collections import Counter
@@ -139,19 +140,23 @@ AS_WRITTEN = 16
 TRIM = "trim"
 
 
-#: a seed's weight is WEIGHT_UNITS over its op count (at least 1), an integer for ``pick``
-WEIGHT_UNITS = 1 << 12
+#: a seed's weight is WEIGHT_UNITS / ops^1.5 (at least 1), an integer for ``pick``
+WEIGHT_UNITS = 1 << 15
 
 
 def seed_weights(seeds: list[Seed]) -> list[int]:
-    """How often each seed is drawn: inversely to its op count, so that each seed gets about the
-    same share of a campaign's time rather than the same number of programs. A program's slot
-    time grows about linearly with its seed's ops (on the H100, seconds per program over 22
-    seeds fit ops^1.04; a 41-op layernorm backward took 8 s a program, a 4-op one 0.5 s), so
-    equal counts gave the two largest seeds a third of the campaign's time; this is AFL's
-    performance score (favour what runs fast) with the op count standing for the run time, which
-    must be known before anything runs: a program replays from its id alone."""
-    return [max(1, WEIGHT_UNITS // max(1, len(s.program.op_stmts()))) for s in seeds]
+    """How often each seed is drawn: as its op count to the power -1.5, exact in integers
+    (``isqrt``) so a replay on any machine draws the same seed. A program's slot time grows about
+    linearly with its seed's ops (seconds a program over the corpus's 22 seeds fit ops^1.04 on
+    the H100 and again on the H200), so a seed's share of a campaign's *time* goes as about
+    ops^-0.5: a 41-op seed gets a third of a 4-op one's. Equal time (weights 1/ops, the first
+    rule) kept the programs a minute at 2.2x fewer than generated ones, and on the H200
+    (2026-12-06, docs/fuzz.md) the seeds of 12 ops or fewer found 1.7 distinct root causes per
+    100 slot-seconds, those of 22 or more 0.35: this is AFL's performance score (slow inputs get
+    less energy) with the op count standing for the run time, which must be known before
+    anything runs: a program replays from its id alone."""
+    return [max(1, math.isqrt(WEIGHT_UNITS * WEIGHT_UNITS // max(1, len(s.program.op_stmts())) ** 3))
+            for s in seeds]
 
 
 def _uniform16(draw):
@@ -164,12 +169,25 @@ def _uniform16(draw):
     return u * 0x9E37 & 0xFFFF
 
 
+class SeedTable:
+    """The seeds in draw order (heaviest first, then by path) and their cumulative weights,
+    built once per strategy rather than per draw."""
+
+    def __init__(self, seeds: list[Seed], weights: list[int]):
+        order = sorted(range(len(seeds)), key=lambda i: (-weights[i], seeds[i].path))
+        self.seeds = [seeds[i] for i in order]
+        self.bounds = list(itertools.accumulate(weights[i] for i in order))
+
+    def pick(self, u: int) -> Seed:
+        """The seed that ``u`` (uniform in ``[0, 2**16)``) falls on, each seed taking its
+        weight's share; the smallest seeds come first, so that 0 (the shrunk draw) is the
+        smallest."""
+        return self.seeds[bisect.bisect_right(self.bounds, u * self.bounds[-1] >> 16)]
+
+
 def pick(seeds: list[Seed], weights: list[int], u: int) -> Seed:
-    """The seed that ``u`` (uniform in ``[0, 2**16)``) falls on, each seed taking its weight's
-    share; the smallest seeds come first, so that 0 (the shrunk draw) is the smallest."""
-    order = sorted(range(len(seeds)), key=lambda i: (-weights[i], seeds[i].path))
-    bounds = list(itertools.accumulate(weights[i] for i in order))
-    return seeds[order[bisect.bisect_right(bounds, u * bounds[-1] >> 16)]]
+    """``SeedTable(seeds, weights).pick(u)``, for one draw."""
+    return SeedTable(seeds, weights).pick(u)
 
 
 def seeded_programs(seeds: list[Seed]):
@@ -178,11 +196,11 @@ def seeded_programs(seeds: list[Seed]):
     from its trimmed form but about one time in ten (``AS_WRITTEN``): sizes decide scheduling and
     segmentation too, so the real ones stay in the campaign, at a rate that does not let one
     multi-GB seed take most of its time."""
-    weights = seed_weights(seeds)
+    table = SeedTable(seeds, seed_weights(seeds))
 
     @st.composite
     def draw(draw_):
-        s = pick(seeds, weights, _uniform16(draw_))
+        s = table.pick(_uniform16(draw_))
         p, info, first = s.program, s.info, []
         if s.small is not None and draw_(st.integers(0, AS_WRITTEN - 1), label="sizes") != 0:
             (p, info), first = s.small, [TRIM]
