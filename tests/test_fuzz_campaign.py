@@ -519,6 +519,33 @@ def test_replay_regenerates_an_example():
     assert to_source(generate.program_for("7.0.10")) in r.stdout
 
 
+_CHUNKS_HASH = """
+import hashlib, importlib, sys
+for m in sys.argv[1:]:
+    importlib.import_module(m)
+from minimizer.fuzz import generate
+from minimizer.program import to_source
+print(hashlib.sha256("".join(to_source(e.program) for k in range(12) for e in generate.chunk(2031, k)).encode()).hexdigest())
+"""
+
+
+def test_an_example_id_gives_one_program_whatever_modules_are_loaded():
+    """Hypothesis draws some values from the literals of the local modules loaded: before
+    ``fixed_constants`` 12 chunks of seed 2031 hashed three ways depending on which of fmin's
+    modules a process had imported, so a replay could give another program than the campaign."""
+    def digest(*modules):
+        r = subprocess.run([sys.executable, "-c", _CHUNKS_HASH, *modules], cwd=ROOT, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip()
+    got = {digest(), digest("minimizer.backends.nvfuser_log"), digest("minimizer.fuzz.campaign", "minimizer.cli")}
+    assert len(got) == 1
+    import hashlib
+    here = hashlib.sha256("".join(to_source(e.program) for k in range(12)
+                                  for e in generate.chunk(2031, k)).encode()).hexdigest()
+    assert got == {here}
+
+
 def test_a_dtype_difference_is_fmins_typing_rule_not_a_wrong_value(tmp_path):
     """nvFuser returns Float for Half arithmetic; the reference (torch) Half: that difference is
     a rule of fmin's reference to fix, bucketed apart from wrong values."""

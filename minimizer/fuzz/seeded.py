@@ -43,7 +43,7 @@ from ..program import static
 from ..program.reader import parse_file
 from ..upgrade import upgrade
 from . import nvfuser_tests
-from .generate import CHUNK, Example, chunk_seed, parse_id
+from .generate import CHUNK, Example, chunk_seed, fixed_constants, parse_id
 from .mutate import mutated, trimmed
 
 
@@ -230,7 +230,8 @@ def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size
     def collect(x):
         got.append(x)
 
-    collect()
+    with fixed_constants():
+        collect()
     return [SeededExample(f"{campaign_seed}.{k}.{i}", p, s.path, names, s.small is not None)
             for i, (s, p, names) in enumerate(got)]
 
