@@ -372,3 +372,106 @@ def test_an_output_is_never_aliased_into_an_input_already_written():
 
     one()
     assert got["free"] >= 3
+
+
+# ---- mutants the static check passed and the reference could not run (CPU survey of 3,840
+# ---- programs of seed 2031 over the corpus seeds: 47 such, all of the four kinds below)
+
+@pytest.fixture(scope="module")
+def ref_pool():
+    from minimizer.oracle import Pool
+    with Pool("reference", "cpu", jobs=1, timeout=300) as p:
+        yield p
+
+
+def _runs(pool, program):
+    from minimizer.backends import RunOptions
+    from minimizer.oracle import Request
+    return pool.run(Request(to_source(program), "<mutant>", RunOptions(seed=0)))
+
+
+def test_a_value_a_nested_call_left_unnamed_gets_a_line_when_another_statement_reads_it(ref_pool):
+    """handwritten_layernorm_direct.py nests calls (``fd.ops.add(fd.ops.mul(y, w), b)``); a
+    mutation repeating the inner result as an operand printed the line as written, and the new
+    statement read a name nothing defined (NameError in 5 of 480 programs)."""
+    from minimizer.model import Ref, Stmt
+    s = seeded.read_seed(os.path.join(ROOT, "corpus", "handwritten_layernorm_direct.py"), None)
+    hidden = next(n for x in s.program.stmts for n in x.outs if n and n.startswith("fmin_t"))
+    cat = Stmt(("R0",), "ops.cat", (("tensors", (Ref(hidden), Ref(hidden))), ("dim", 0)), npos=1)
+    out = Stmt((), "add_output", (("output", Ref("R0")),), npos=1)
+    q = s.program.replace(stmts=s.program.stmts + (cat, out))
+    static.check(q)
+    text = to_source(q)
+    assert f"{hidden} = fd.ops." in text
+    assert "fd.ops.broadcast_in_dim(fd.ops.cast(bias, DataType.Float), x_shape, [1])" in text   # the rest kept
+    o = _runs(ref_pool, q)
+    assert o.ok, o.signature
+    assert to_source(s.program) == s.program.source.text   # unread, the nested line stays as written
+
+
+def test_a_size_query_of_an_elementwise_result_has_one_result_per_dim(ref_pool):
+    """A ``segment_set`` put before ``tensor_sizes`` (legacy_layernorm_fwd_2023.py): fmin's
+    frontend knew the rank of inputs only, so ``S3, S4, S5 = fd.ops.tensor_sizes(M1)`` unpacked
+    nothing."""
+    from minimizer.program import parse
+    src = textwrap.dedent("""\
+        import torch
+        from nvfuser import FusionDefinition, DataType
+        def f(fd : FusionDefinition) -> None :
+            T0 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
+            M1 = fd.ops.segment_set(T0)
+            T2 = fd.ops.cast(M1, dtype=DataType.Float)
+            S3, S4, S5 = fd.ops.tensor_sizes(T2)
+            V6 = fd.define_vector([S3, S4, S5], dtype=DataType.Int)
+            T7 = fd.ops.reshape(T2, new_shape=V6)
+            fd.add_output(T7)
+        with FusionDefinition() as fd:
+            f(fd)
+        inputs = [torch.testing.make_tensor((2, 3, 4), dtype=torch.float16, device='cuda:0')]
+        fd.execute(inputs)
+        """)
+    o = _runs(ref_pool, parse(src))
+    assert o.ok, o.signature
+
+
+def test_a_non_contiguous_fp8_input_is_drawn_in_float_and_rounded():
+    """torch has no ``randn`` for fp8: a ``contiguity`` mutant of the fp8 matmul seed built its
+    input with one and failed before the fusion ran (38 of 480 programs)."""
+    import torch
+    from minimizer.model import TensorArg
+    from minimizer.program.printer import render_input
+    text = render_input(TensorArg(shape=(32, 64), dtype="Float8_e4m3fn", strides=(128, 1), device="cpu"))
+    assert ".to(torch.float8_e4m3fn).as_strided((32, 64), (128, 1))" in text
+    t = eval(text, {"torch": torch})
+    assert t.dtype == torch.float8_e4m3fn and t.stride() == (128, 1)
+
+
+@pytest.mark.parametrize("change,refused", [
+    (None, False),
+    ("scale", True),        # a Half scale: torch's "Invalid scaling configuration"
+    ("row_major_b", True),  # the second operand row-major: cuBLAS takes row-major @ column-major only
+    ("k", True),            # K not a multiple of 16
+])
+def test_the_static_check_refuses_scaled_mm_operands_torch_refuses(change, refused):
+    from minimizer.program import parse
+    from minimizer.program.interpret import FusionError
+    with open(os.path.join(ROOT, "corpus", "legacy_scaled_mm_fp8.py"), encoding="utf-8") as f:
+        src = f.read()
+    if change == "scale":
+        src = src.replace("T2 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float",
+                          "T2 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Half")
+        src = src.replace("torch.testing.make_tensor((), dtype=torch.float32, device='cuda:0', low=0.5, high=2.0),",
+                          "torch.testing.make_tensor((), dtype=torch.float16, device='cuda:0', low=0.5, high=2.0),", 1)
+    elif change == "row_major_b":
+        src = src.replace("dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[0, 1]",
+                          "dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[1, 0]")
+        src = src.replace(".as_strided((64, 48), (1, 64))", ".as_strided((64, 48), (48, 1))")
+    elif change == "k":
+        src = src.replace("make_tensor((32, 64)", "make_tensor((32, 40)").replace(
+            "as_strided((64, 48), (1, 64))", "as_strided((40, 48), (1, 40))")
+    p = parse(src)
+    if refused:
+        with pytest.raises(FusionError, match="scaled_mm"):
+            static.check(p)
+    else:
+        static.check(p)

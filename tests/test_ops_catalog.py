@@ -266,9 +266,11 @@ case("batch_norm", (F.batch_norm(NX, None, None, training=True).permute(0, 2, 1)
      fe=L, arg=_nxl, weight=None, bias=None, running_mean=None, running_var=None, momentum=0.1,
      eps=1e-5, training=True, channels_last=True)
 
-# scaled_mm: fp8 operands with per-tensor scales, accumulated in fp32, written in the output dtype
-_f8a = (torch.arange(12.0).reshape(3, 4) / 8).to(torch.float8_e4m3fn)
-_f8b = (torch.arange(8.0).reshape(2, 4) / 4).to(torch.float8_e4m3fn).t()
+# scaled_mm: fp8 operands with per-tensor scales, accumulated in fp32, written in the output dtype;
+# K and N multiples of 16, the second operand column-major (what cuBLAS takes: the static check
+# refuses the rest, ``linalg._scaled_mm_rules``)
+_f8a = (torch.arange(48.0).reshape(3, 16) / 32).to(torch.float8_e4m3fn)
+_f8b = (torch.arange(256.0).reshape(16, 16) / 128).to(torch.float8_e4m3fn).t()
 _s1, _s2 = torch.tensor(0.5), torch.tensor(2.0)
 case("scaled_mm", (((_f8a.float() * 0.5) @ (_f8b.float() * 2.0)).to(torch.bfloat16), None, None),
      fe=L, mat1=_f8a, mat2=_f8b, scale1=_s1, scale2=_s2, dtype="BFloat16")

@@ -213,6 +213,13 @@ class _Ops:
             else:
                 kinds = ["tensor"] * spec.n_outputs
             handles = fd._record("ops." + name, args, kwargs, kinds)
+            if spec.elementwise and kinds == ["tensor"]:
+                # an elementwise result has its tensor operands' rank (nvFuser broadcasts only
+                # through broadcast ops), so a size query of it (``tensor_sizes``) knows how many
+                # results it has; other results' ranks stay unknown, as before
+                ranks = [fd._ranks.get(o.name, -1) for o in flat if isinstance(o, Tensor)]
+                if ranks and min(ranks) >= 0:
+                    fd._ranks[handles[0].name] = max(ranks)
             return handles[0] if spec.n_outputs == 1 else list(handles) if spec.n_outputs == -1 else tuple(handles)
 
         op.__name__ = name

@@ -334,9 +334,31 @@ def _logical_right_shift(x, s):
     return torch.where((x < 0) & (s > 0), shifted & keep, shifted)
 
 
+def _eager_refuses(fn, refused, why: str):
+    """``fn``, raising where eager torch has no kernel though its meta kernel (the static check)
+    accepts: mutants that swapped an op for one of another result dtype reached such operands
+    downstream (``sub`` of a ``logical_or``'s bool, ``bitwise_and`` of a float) and were filed as
+    fmin's own findings on the reference."""
+    def checked(*args):
+        if any(isinstance(v, torch.Tensor) and refused(v) for v in args):
+            raise RuntimeError(f"{fn.__name__}: {why}")
+        return fn(*args)
+    checked.__name__ = fn.__name__
+    return checked
+
+
+def _floating(v: torch.Tensor) -> bool:
+    return v.is_floating_point() or v.is_complex()
+
+
+_EAGER_RULES = {"sub": (lambda v: v.dtype == torch.bool, "eager torch refuses a bool tensor operand"),
+                **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                                 "bitwise_right_shift"), (_floating, "eager torch has no kernel for floats"))}
+
 for _name in ("add sub mul remainder pow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
               "bitwise_left_shift bitwise_right_shift").split():
-    _binary(_name, getattr(torch, _name))
+    _fn = getattr(torch, _name)
+    _binary(_name, _eager_refuses(_fn, *_EAGER_RULES[_name]) if _name in _EAGER_RULES else _fn)
 for _name in "atan2 nextafter minimum maximum logical_and logical_or gcd".split():
     _binary(_name, getattr(torch, _name), numbers=False)
 _binary("div", _div, doc="C++ '/': truncating for two integers, true division otherwise")

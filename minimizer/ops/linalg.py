@@ -146,9 +146,32 @@ def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None
         raise NotImplementedError("scaled_mm: only the per-tensor-scaled form has a torch reference")
     out_dtype = to_torch(getattr(dtype, "name", dtype))
     if mat1.device.type == "meta":
+        _scaled_mm_rules(mat1, mat2, scale1, scale2)
         return torch.empty((mat1.shape[0], mat2.shape[1]), dtype=out_dtype, device="meta"), None, None
     out = torch._scaled_mm(mat1, mat2, scale_a=scale1, scale_b=scale2, bias=bias, out_dtype=out_dtype)
     return out, None, None
+
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def _scaled_mm_rules(mat1, mat2, scale1, scale2) -> None:
+    """What ``torch._scaled_mm`` checks at run time and its meta kernel does not, so that the
+    static check refuses the programs eager torch would (mutants of an fp8 seed: a scale cast to
+    Half, a ``contiguity`` or ``layout`` change of an operand, a shrunk extent were each filed as
+    fmin's own finding on the H200): 2-D fp8 operands, not both e5m2; the first row-major, the
+    second column-major; K and N multiples of 16; one Float scale per operand."""
+    if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"scaled_mm: expected [M, K] @ [K, N], got {list(mat1.shape)} @ {list(mat2.shape)}")
+    if mat1.dtype not in _FP8 or mat2.dtype not in _FP8 or mat1.dtype == mat2.dtype == torch.float8_e5m2:
+        raise RuntimeError(f"scaled_mm: operands must be fp8 (not both e5m2), got {mat1.dtype} and {mat2.dtype}")
+    if (mat1.shape[0] > 1 and mat1.stride(1) != 1) or (mat2.shape[1] > 1 and mat2.stride(0) != 1):
+        raise RuntimeError("scaled_mm: only a row-major first and a column-major second operand are supported")
+    if mat1.shape[1] % 16 or mat2.shape[1] % 16:
+        raise RuntimeError(f"scaled_mm: K and N must be multiples of 16, got {mat1.shape[1]} and {mat2.shape[1]}")
+    for sc in (scale1, scale2):
+        if not isinstance(sc, torch.Tensor) or sc.dtype != torch.float32 or sc.numel() != 1:
+            raise RuntimeError("scaled_mm: invalid scaling configuration (one Float scale per operand)")
 
 
 register(OpSpec("scaled_mm", "matmul", (

@@ -58,7 +58,14 @@ class _Replace(cst.CSTTransformer):
 
 def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialect: Dialect, parsed=()) -> list:
     """Statements parsed from one line (a call nested in a call) print as that line again while
-    all of them are unchanged and still together; otherwise each is rendered on its own line."""
+    all of them are unchanged, still together, and no other statement reads a value the line
+    leaves unnamed (a nested call's result, ``fmin_t<line>_<k>`` in the model: a mutation that
+    repeats it as an operand needs it on a line of its own); otherwise each is rendered on its
+    own line."""
+    readers = {}
+    for k, s in enumerate(stmts):
+        for name in s.uses():
+            readers.setdefault(name, set()).add(k)
     nodes, i = [], 0
     while i < len(stmts):
         o = stmts[i].origin
@@ -66,8 +73,10 @@ def _body_nodes(stmts, fd: str, dialect: Dialect, same_dialect: bool, src_dialec
         while j < len(stmts) and o is not None and stmts[j].origin is not None and stmts[j].origin.node is o.node:
             j += 1
         group = stmts[i:j]
+        hidden = {n for s in group[:-1] for n in s.outs if n}
+        read_outside = any(readers.get(n, set()) - set(range(i, j)) for n in hidden)
         if len(group) > 1 and same_dialect and all(_unchanged(s) for s in group) \
-                and _group_size(o.node, parsed) == len(group):
+                and _group_size(o.node, parsed) == len(group) and not read_outside:
             nodes.append(o.node)
         else:
             for k, s in enumerate(group):
@@ -306,7 +315,8 @@ def render_stmt(s: Stmt, fd: str, dialect: Dialect, texts: dict[str, str] | None
 
 def render_input(a: InputArg) -> str:
     """An input as nvFuser's own ``repro_script_for`` writes it: make_tensor when contiguous,
-    else randn/randint of the right storage size viewed with ``as_strided``."""
+    else randn/randint of the right storage size viewed with ``as_strided`` (fp8 and fp4 drawn
+    in Float and rounded, as nvFuser writes them: torch has no ``randn`` for them)."""
     if isinstance(a, ScalarArg):
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
@@ -315,7 +325,9 @@ def render_input(a: InputArg) -> str:
     if a.strides == contiguous_strides(a.shape):
         return f"torch.testing.make_tensor({shape}, dtype={tdt}, device='{dev}')"
     n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
-    if a.dtype in dtypes.FLOATING or a.dtype in dtypes.COMPLEX:
+    if a.dtype.startswith(("Float8", "Float4")):   # randn has no kernel for them: draw Float, round
+        base = f"torch.randn({n}, dtype=torch.float32, device='{dev}').to({tdt})"
+    elif a.dtype in dtypes.FLOATING or a.dtype in dtypes.COMPLEX:
         base = f"torch.randn({n}, dtype={tdt}, device='{dev}')"
     else:
         hi = 2 if a.dtype == "Bool" else 10
