@@ -475,3 +475,58 @@ def test_the_static_check_refuses_scaled_mm_operands_torch_refuses(change, refus
             static.check(p)
     else:
         static.check(p)
+
+
+def test_an_inserted_op_never_takes_an_outputs_alias_target():
+    """``cast``/``segment_set`` put a copy after a value and reroute its later uses; the value
+    ``tv1`` of direct_shape_ops.py is an input an output is written into, and that write must
+    stay on the input (a write into the copy is not a program nvFuser accepts: its assert
+    ``alias source can only be a fusion input``, once filed as 202a8b76daa1)."""
+    from minimizer.model import Ref
+    s = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_shape_ops.py"), None)
+    inputs = {x.outs[0] for x in s.program.stmts if x.is_tensor_decl}
+    got = {"on_tv1": 0}
+
+    @settings(max_examples=80, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(st.data(), st.sampled_from(["cast", "segment_set"]))
+    def one(data, name):
+        from minimizer.program.interpret import FusionError
+        q = getattr(mutate, name)(data, s.program, s.info)
+        if q is None:
+            return
+        try:
+            static.check(q)          # a mutation only proposes: one the check refuses is dropped
+        except FusionError:
+            return
+        targets = [x.arg("alias_input").name for x in q.stmts if x.is_output and isinstance(x.arg("alias_input"), Ref)]
+        assert targets == ["tv1"] and set(targets) <= inputs
+        reads = [x for x in q.stmts if x.is_op and x.op == "add" and "tv13" in x.uses()]
+        got["on_tv1"] += bool(reads and "tv1" not in reads[0].uses())   # tv1's reader rerouted
+
+    one()
+    assert got["on_tv1"] >= 3
+
+
+def test_the_static_check_refuses_a_bitwise_op_with_a_floating_result():
+    """``bitwise_and(bool tensor, 0.5)`` promotes to Float, which eager torch has no kernel
+    for (its meta kernel accepts it): a ``swap_op`` chain of the bias-gelu seed made it."""
+    from minimizer.program import parse
+    from minimizer.program.interpret import FusionError
+    src = textwrap.dedent("""\
+        import torch
+        from nvfuser import FusionDefinition, DataType
+        def f(fd : FusionDefinition) -> None :
+            T0 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False)
+            T1 = fd.ops.lt(T0, T0)
+            S2 = fd.define_scalar(0.500000, dtype=DataType.Double)
+            T3 = fd.ops.bitwise_and(T1, S2)
+            fd.add_output(T3)
+        with FusionDefinition() as fd:
+            f(fd)
+        inputs = [torch.testing.make_tensor((8,), dtype=torch.float32, device='cuda:0')]
+        fd.execute(inputs)
+        """)
+    with pytest.raises(FusionError, match="bitwise_and"):
+        static.check(parse(src))
+    static.check(parse(src.replace("0.500000, dtype=DataType.Double", "True, dtype=DataType.Bool")))

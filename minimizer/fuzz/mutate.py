@@ -265,8 +265,12 @@ def _insert_after(data, p, info, make, floating: bool = False) -> Program | None
         return None
     i, name, t = got
     y = edits.fresh_name(p, "M")
-    q = p.replace(stmts=p.stmts[:i + 1] + (make(y, name, t),) + p.stmts[i + 1:])
-    return edits.replace_uses(q, i + 2, name, Ref(y))
+    q = edits.replace_uses(p.replace(stmts=p.stmts[:i + 1] + (make(y, name, t),) + p.stmts[i + 1:]), i + 2, name,
+                           Ref(y))
+    # an output written into the input still writes the input: nvFuser aliases only into fusion
+    # inputs (a write into the inserted copy was filed as its internal assert, 202a8b76daa1)
+    return q.replace(stmts=tuple(s.with_arg("alias_input", Ref(name))
+                                 if s.is_output and s.arg("alias_input") == Ref(y) else s for s in q.stmts))
 
 
 def cast(data, p, info):

@@ -337,23 +337,32 @@ def _logical_right_shift(x, s):
 def _eager_refuses(fn, refused, why: str):
     """``fn``, raising where eager torch has no kernel though its meta kernel (the static check)
     accepts: mutants that swapped an op for one of another result dtype reached such operands
-    downstream (``sub`` of a ``logical_or``'s bool, ``bitwise_and`` of a float) and were filed as
-    fmin's own findings on the reference."""
+    downstream (``sub`` of a ``logical_or``'s bool, ``bitwise_and`` of a bool and a float
+    number) and were filed as fmin's own findings on the reference. ``refused`` sees the
+    operands as passed (tensors and Python numbers)."""
     def checked(*args):
-        if any(isinstance(v, torch.Tensor) and refused(v) for v in args):
+        if refused(*args):
             raise RuntimeError(f"{fn.__name__}: {why}")
         return fn(*args)
     checked.__name__ = fn.__name__
     return checked
 
 
-def _floating(v: torch.Tensor) -> bool:
-    return v.is_floating_point() or v.is_complex()
+def _bool_tensor(*args) -> bool:
+    return any(isinstance(v, torch.Tensor) and v.dtype == torch.bool for v in args)
 
 
-_EAGER_RULES = {"sub": (lambda v: v.dtype == torch.bool, "eager torch refuses a bool tensor operand"),
+def _floating_result(*args) -> bool:
+    """A floating or complex operand, tensor or Python number, makes the result one (written
+    without ``torch.result_type``, which Dynamo cannot trace into the Inductor translation)."""
+    return any(isinstance(v, (float, complex))
+               or (isinstance(v, torch.Tensor) and (v.is_floating_point() or v.is_complex())) for v in args)
+
+
+_EAGER_RULES = {"sub": (_bool_tensor, "eager torch refuses a bool tensor operand"),
                 **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-                                 "bitwise_right_shift"), (_floating, "eager torch has no kernel for floats"))}
+                                 "bitwise_right_shift"),
+                                (_floating_result, "eager torch has no kernel for a floating result"))}
 
 for _name in ("add sub mul remainder pow eq ne lt le gt ge bitwise_and bitwise_or bitwise_xor "
               "bitwise_left_shift bitwise_right_shift").split():
