@@ -60,9 +60,13 @@ def test_matmul_then_sum_rounding_is_not_a_mismatch(matmul):
         assert d.rule == "rmse" and d.mismatched > 1000          # beyond rtol, yet only rounding
         assert 0 < d.rmse_eager and d.ratio < d.factor == default_factor(torch.float32) == 10
         assert d.floor > 0 and d.max_eager > 0 and d.worst is None and len(d.worst_elements) == 5
-    # the measurements docs/mismatch.md quotes
-    assert 0.7 < judge_one(split, eager, exact).ratio < 1.0
-    assert 2.0 < judge_one(serial, eager, exact).ratio < 3.0
+    # the measurements docs/mismatch.md quotes (0.85 and 2.31). Both are against *eager's* error,
+    # which depends on the CPU's matmul kernel: on an AVX-512 Xeon eager is less exact and they
+    # were 0.62 and 1.70. What holds on both: split-K is no worse than eager, and a serial
+    # accumulator loses about 2.7x what split-K does.
+    r_split, r_serial = judge_one(split, eager, exact).ratio, judge_one(serial, eager, exact).ratio
+    assert 0.4 < r_split < 1.0
+    assert 2.2 < r_serial / r_split < 3.2
 
 
 @pytest.mark.parametrize("bug", ["one element 1% off", "alias: left 0.0", "relu zeroes negatives"])
