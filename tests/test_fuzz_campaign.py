@@ -247,6 +247,21 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     assert "1 -> 1 bucket(s), 0 merged" in r.stdout
 
 
+def test_a_moved_bucket_s_attachment_names_the_bucket_it_is_filed_under(tmp_path):
+    """A bucket re-keyed after its reduction moves to another id; its repro.min.py's ``# finding:``
+    line named the id it was minimized under (six attachments of corpus/findings did)."""
+    st = Store(str(tmp_path))
+    f = Finding("mismatch", "nvfuser", "nvfuser mismatch values: stride_order", "w", {})
+    st.add(f, "script", "1.0.0", "nvfuser")
+    old = st.meta(f.key)["id"]
+    with open(os.path.join(st.dir(f.key), "repro.min.py"), "w") as fh:
+        fh.write(f"# confirmed on: X\n# finding: mismatch (nvfuser), bucket {old}: outputs differ\nimport torch\n")
+    assert st.move(f.key, {"key": "nvfuser mismatch values: welford"}) == "moved"
+    new = bucket_id("nvfuser mismatch values: welford")
+    text = open(os.path.join(tmp_path, new, "repro.min.py")).read()
+    assert f"# finding: mismatch (nvfuser), bucket {new}: outputs differ\n" in text and old not in text
+
+
 def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
     """Found as a wrong ``sub`` and a wrong ``mul`` of two generated programs, both minimized to a
     half ``cumprod`` feeding a ``sub``: one bucket once re-keyed from the minimal repros."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 
@@ -48,6 +49,25 @@ def bucket_id(key: str) -> str:
 #: files of a bucket that a reduction writes (and a merge keeps together)
 REDUCTION_FILES = ("repro.min.py", "reduced.py", "report.md", "report.json", "outcome.min.json", "state.json",
                    "cache.json")
+
+
+_FINDING_LINE = re.compile(r"^(# finding: [^\n]*?, bucket )[0-9a-f]{12}:", re.M)
+
+
+def rename_bucket(directory: str, new_id: str) -> None:
+    """A filed ``repro.min.py`` names its bucket on its ``# finding:`` line (written by
+    ``attachment._header_lines``); when the corpus re-keys the bucket (``Store.move``: its
+    minimal repro gave another key, or it merged into another) the line names the id it is
+    filed under now, not the one it was minimized under."""
+    path = os.path.join(directory, "repro.min.py")
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    new = _FINDING_LINE.sub(lambda m: f"{m.group(1)}{new_id}:", text, count=1)
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
 
 
 class Store:
@@ -180,12 +200,14 @@ class Store:
         if other is None:
             _write(os.path.join(old_dir, "finding.json"), json.dumps(m, indent=1, default=str))
             os.replace(old_dir, new_dir)
+            rename_bucket(new_dir, m["id"])
             return "moved"
         mine = _better(m, other)
         keep = _joined(m, other) if mine else _joined(other, m)
         if mine:   # this bucket's files replace the other's
             shutil.rmtree(new_dir)
             os.replace(old_dir, new_dir)
+            rename_bucket(new_dir, m["id"])
         else:
             shutil.rmtree(old_dir)
         _write(os.path.join(new_dir, "finding.json"), json.dumps(keep, indent=1, default=str))

@@ -4,7 +4,7 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: mismatch (nvfuser), bucket c89c43396eca: nvfuser outputs differ from the reference: output 0 (float32[64, 16]): rms error 5.25 against the exact reference is 5.14e+06× eager's 1.02e-06 (allowed: 10× + one ulp rms 1.85e-06); 512 of 1024 beyond rtol 1.3e-06, atol 1e-05; worst at [24, 12]: 8.988713264465332 vs exact -8.224213600158691 (eager 
+# finding: mismatch (nvfuser), bucket 33e76fa39276: nvfuser outputs differ from the reference: output 0 (float32[64, 16]): rms error 5.25 against the exact reference is 5.14e+06× eager's 1.02e-06 (allowed: 10× + one ulp rms 1.85e-06); 512 of 1024 beyond rtol 1.3e-06, atol 1e-05; worst at [24, 12]: 8.988713264465332 vs exact -8.224213600158691 (eager 
 # run it: python repro.min.py, with the environment above
 # running it shows: AssertionError: wrong result (values) ...
 import torch

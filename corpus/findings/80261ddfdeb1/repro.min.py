@@ -4,7 +4,7 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: mismatch (nvfuser), bucket d52cbeb6b995: nvfuser outputs differ from the reference: output 1 (float16[16, 13, 9]): 3 of 1872 elements disagree on NaN/inf with eager and the exact reference where those agree, or with both where they do not; 34 of 1872 beyond rtol 0.001, atol 1e-05; worst at [1, 9, 4]: -inf vs exact -13777.14101417101 (eager
+# finding: mismatch (nvfuser), bucket 80261ddfdeb1: nvfuser outputs differ from the reference: output 1 (float16[16, 13, 9]): 3 of 1872 elements disagree on NaN/inf with eager and the exact reference where those agree, or with both where they do not; 34 of 1872 beyond rtol 0.001, atol 1e-05; worst at [1, 9, 4]: -inf vs exact -13777.14101417101 (eager
 # run it: python repro.min.py, with the environment above
 # running it shows: AssertionError: wrong result (values) ...
 import torch

@@ -4,7 +4,7 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: mismatch (nvfuser), bucket 4663d1cbec89: nvfuser outputs differ from the reference: output 0 (float32[32, 64]): rms error 0.827 against the exact reference is 1.88e+07× eager's 4.39e-08 (allowed: 10× + one ulp rms 6.23e-08); 2046 of 2048 beyond rtol 1.3e-06, atol 1e-05; worst at [25, 30]: 2.932436227798462 vs exact -0.0030497571215835225 (
+# finding: mismatch (nvfuser), bucket 9d4aacbc5370: nvfuser outputs differ from the reference: output 0 (float32[32, 64]): rms error 0.827 against the exact reference is 1.88e+07× eager's 4.39e-08 (allowed: 10× + one ulp rms 6.23e-08); 2046 of 2048 beyond rtol 1.3e-06, atol 1e-05; worst at [25, 30]: 2.932436227798462 vs exact -0.0030497571215835225 (
 # run it: python repro.min.py, with the environment above
 # running it shows: AssertionError: wrong result (values) ...
 import torch

@@ -4,7 +4,7 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: mismatch (nvfuser), bucket 45c1b711f3a0: nvfuser outputs differ from the reference: output 0 (bfloat16[4, 8, 64]): rms error 8.97e+03 against the exact reference is 2.35e+03× eager's 3.81 (allowed: 3× + one ulp rms 9.42); 1097 of 2048 beyond rtol 0.016, atol 1e-05; worst at [2, 6, 27]: 38656.0 vs exact -557.273646121392 (eager -556.0)
+# finding: mismatch (nvfuser), bucket b320a6909b04: nvfuser outputs differ from the reference: output 0 (bfloat16[4, 8, 64]): rms error 8.97e+03 against the exact reference is 2.35e+03× eager's 3.81 (allowed: 3× + one ulp rms 9.42); 1097 of 2048 beyond rtol 0.016, atol 1e-05; worst at [2, 6, 27]: 38656.0 vs exact -557.273646121392 (eager -556.0)
 # run it: python repro.min.py, with the environment above
 # running it shows: AssertionError: wrong result (values) ...
 import torch
