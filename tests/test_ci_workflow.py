@@ -98,7 +98,7 @@ def test_ci_steps_writes_the_campaign_as_bash(wf, tmp_path):
     path.write_text(text)
     assert subprocess.run(["bash", "-n", str(path)]).returncode == 0
     assert "pip install" not in text                                   # install steps left out
-    assert text.count("fmin fuzz --backend nvfuser") == 3             # two shards, then the minimization
+    assert text.count("fmin fuzz --backend \"$FMIN_BACKEND\"") == 3 and "FMIN_BACKEND=nvfuser" in text            # two shards, then the minimization
     assert "SHARD=1 SHARDS=2" in text and "FMIN_TIME=30" in text and "\nwait\n" in text
     assert text.index("merge-findings") > text.index("\nwait\n") > text.index("SHARD=1")
     assert "scripts/ci_new_bugs.py known" in text

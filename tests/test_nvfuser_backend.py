@@ -1,5 +1,5 @@
 """The nvfuser backend's glue, fed with output captured from real nvFuser 0.2.36 on an H200
-(``tests/data/nvfuser/logs-0.2.36``; see docs/h200.md for the command). No GPU needed: the
+(``tests/data/nvfuser/logs-0.2.36``; see docs/gpu.md and docs/benchmarks.md for the command). No GPU needed: the
 backend's log analysis and error classification are pure functions of that text."""
 import os
 import re
