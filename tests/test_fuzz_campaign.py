@@ -352,14 +352,14 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
                           "tensor_metadata.cpp:validateAllocationSizesAndStrides",
                           "expr_evaluator.cpp:bindTensorDomain"}
     stride = sites["tensor_metadata.cpp:validateAllocationSizesAndStrides"]
-    assert stride["layout_dependent"] is True and stride["count"] == 11 and "internal-assert" in stride["key"]
-    d = st.dir(stride["key"])
-    assert stride["minimized"] and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
+    assert stride.layout_dependent is True and stride.count == 11 and "internal-assert" in stride.key
+    d = st.dir(stride.key)
+    assert stride.minimized and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
     assert not os.path.exists(os.path.join(d, "original.unvaried.py"))   # a failure bucket's files kept
     # counted over the six originals it absorbed (each dtype and rank once per original): the bug
     # shows in five dtypes and three ranks
-    assert stride["dtypes"] == {"BFloat16": 3, "Half": 2, "Float": 1, "Int": 1, "Int32": 1}
-    assert stride["ranks"] == {"2": 2, "3": 3, "4": 1}
+    assert stride.dtypes == {"BFloat16": 3, "Half": 2, "Float": 1, "Int": 1, "Int32": 1}
+    assert stride.ranks == {"2": 2, "3": 3, "4": 1}
 
 
 def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
