@@ -121,7 +121,8 @@ class Summary:
                 "seconds": round(self.seconds, 1), "judge_seconds": round(self.judge_seconds, 1),
                 "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
-                "findings": dict(self.findings), "new_buckets": [n.to_json() for n in self.new], "known_buckets": dict(self.known),
+                "findings": dict(self.findings), "new_buckets": [n.to_json() for n in self.new],
+                "known_buckets": dict(self.known),
                 "minimized": self.minimized, "buckets_hit": self.hit,
                 "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
                 "startup_seconds": round(self.startup_seconds, 1),
@@ -541,8 +542,8 @@ def _filed(opened: Bucket, now: Bucket | None) -> Bucket:
     key and id too: a minimized bucket may be re-keyed); its counts stay the campaign's."""
     if now is None:
         return opened
-    return replace(opened, minimized=now.minimized, reduction=now.reduction or opened.reduction, id=now.id, key=now.key,
-                   attachment=now.attachment or opened.attachment, standalone=now.standalone or opened.standalone,
+    return replace(opened, minimized=now.minimized, reduction=now.reduction or opened.reduction, id=now.id,
+                   key=now.key, attachment=now.attachment or opened.attachment, standalone=now.standalone or opened.standalone,
                    stale=now.stale or opened.stale)
 
 
