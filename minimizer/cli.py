@@ -625,13 +625,13 @@ def cmd_fuzz(args) -> int:
     return fuzz_exit_code(args.fail_on, s.new)
 
 
-def fuzz_exit_code(fail_on: str, new: list[dict]) -> int:
+def fuzz_exit_code(fail_on: str, new: list) -> int:
     """A campaign's exit status under ``--fail-on``: 1 when a new bucket is one it fails on — any
     (``new``), only fmin's own (``fmin``: CI, where a compiler's bug is not a failure of fmin),
     none (``never``) — else 0."""
     if fail_on == "never":
         return 0
-    return 1 if any(fail_on == "new" or m["owner"] == "fmin" for m in new) else 0
+    return 1 if any(fail_on == "new" or n.bucket.owner == "fmin" for n in new) else 0
 
 
 def _load_seeds(args) -> None:

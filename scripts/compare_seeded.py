@@ -8,19 +8,20 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+from minimizer.fuzz import record  # noqa: E402
 
-def keys(corpus: str, fmins: bool = False) -> dict[str, dict]:
-    """Bucket key -> finding.json of every bucket of the compilers under test, or with ``fmins``
-    of fmin's own (a mutant or generated program the reference rejects is the mutator's or the
-    generator's fault, not a compiler's root cause); stale ones left out: not a root cause today."""
+
+def keys(corpus: str, fmins: bool = False) -> dict[str, tuple]:
+    """Bucket key -> (record, directory) of every bucket of the compilers under test, or with
+    ``fmins`` of fmin's own (a mutant or generated program the reference rejects is the mutator's
+    or the generator's fault, not a compiler's root cause); stale ones left out: not a root cause
+    today."""
     out = {}
     for d in sorted(os.listdir(corpus)) if os.path.isdir(corpus) else ():
-        p = os.path.join(corpus, d, "finding.json")
-        if os.path.exists(p):
-            with open(p, encoding="utf-8") as f:
-                m = json.load(f)
-            if not m.get("stale") and (m.get("owner") == "fmin") == fmins:
-                out[m["key"]] = {**m, "dir": os.path.join(corpus, d)}
+        m = record.load_dir(os.path.join(corpus, d))
+        if m is not None and not m.stale and (m.owner == "fmin") == fmins:
+            out[m.key] = (m, os.path.join(corpus, d))
     return out
 
 
@@ -58,22 +59,22 @@ def main(gen_summary, gen_corpus, seeded_summary, seeded_corpus) -> int:
     for name, ks in (("generative", g), ("seeded", s)):
         print(f"\n{name} root causes:")
         for k in sorted(ks):
-            print(f"  {ks[k]['id']} {k[:160]}")
+            print(f"  {ks[k][0].id} {k[:160]}")
     only = sorted(set(s) - set(g))
     print(f"\nonly seeded found ({len(only)}):")
     for k in only:
-        m = s[k]
-        att = os.path.join(m["dir"], "repro.min.py")
-        att = att if os.path.exists(att) else os.path.join(m["dir"], "original.py") + " (not minimized)"
-        seeds = ", ".join(sorted(m.get("seeds") or {})) or "?"
-        alone = (m.get("standalone") or {}).get("reproduced")
-        print(f"  {m['id']} [{m.get('found_as') or m['kind']}] {k[:140]}\n      attachment {att}; seed {seeds}; "
+        m, d = s[k]
+        att = os.path.join(d, "repro.min.py")
+        att = att if os.path.exists(att) else os.path.join(d, "original.py") + " (not minimized)"
+        seeds = ", ".join(sorted(m.seeds or {})) or "?"
+        alone = m.standalone.reproduced if m.standalone is not None else None
+        print(f"  {m.id} [{m.kind}] {k[:140]}\n      attachment {att}; seed {seeds}; "
               f"reproduces standalone: {alone}")
     print(f"\nonly generative found: {len(set(g) - set(s))}; both: {len(set(g) & set(s))}")
     for name, corpus in (("generative", gen_corpus), ("seeded", seeded_corpus)):
         own = keys(corpus, fmins=True)
         print(f"fmin's own findings of the {name} campaign (not compiler bugs): {len(own)}"
-              + "".join(f"\n  {m['id']} {k[:140]}" for k, m in sorted(own.items())))
+              + "".join(f"\n  {m.id} {k[:140]}" for k, (m, _) in sorted(own.items())))
     return 0
 
 

@@ -25,8 +25,8 @@ for f in "$corpus"/*/repro.min.py; do
   rc=$?
   err=$(grep -E '^[A-Za-z_][A-Za-z_.]*(Error|Exception)(:|$)' "$s/err.txt" | tail -1 | cut -c1-200)
   segs=$(grep -o '^g{([a-z_]*)' "$s/out.txt" | sort | uniq -c | tr -s ' \n' ' ')
-  fmin_says=$(python3 -c "import json,sys; m=json.load(open(sys.argv[1])); s=m.get('standalone') or {}; \
-print(m['kind'], 'fmin-standalone:', {True: 'reproduced', False: 'NOT-reproduced', None: 'not-run'}[s.get('reproduced')])" \
+  fmin_says=$(python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); s=m.standalone; \
+print(m.kind, 'fmin-standalone:', {True: 'reproduced', False: 'NOT-reproduced', None: 'not-run'}[s.reproduced if s else None])" \
       "$(dirname "$f")/finding.json")
   echo "$id $fmin_says | outside: exit $rc ${err:-no error}${segs:+ | segments:$segs}" >> "$dest"
   rm -rf "$s"

@@ -134,7 +134,7 @@ elif [ "$phase" = e ]; then
   mkdir -p "$W/fz-$NV"; cp -r corpus/findings/. "$W/fz-$NV/"
   i=0
   for f in corpus/findings/*/finding.json; do
-    python3 -c "import json,sys; m=json.load(open(sys.argv[1])); sys.exit(0 if m['backend']=='$NV' and not m.get('minimized') and not m.get('stale') else 1)" "$f" || continue
+    python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); sys.exit(0 if m.backend=='$NV' and not m.minimized and not m.stale else 1)" "$f" || continue
     d=$(dirname "$f"); mkdir -p "$W/part$((i % P))"; cp -r "$d" "$W/part$((i % P))/"; i=$((i + 1))
   done
   echo "$i stored buckets to minimize over $P reducers" > "$W/parts.txt"
@@ -184,9 +184,9 @@ elif [ "$phase" = h ]; then
   # from their repro.min.py) with 60 s each, now that kernel IR tensor names (t29) are masked
   P=2; i=0
   for f in corpus/findings/*/finding.json; do
-    python3 -c "import json,sys; m=json.load(open(sys.argv[1])); r=m.get('reduction') or {}; sys.exit(0 if m['backend']=='$NV' and not m.get('stale') and r.get('ops_after', 0) >= 4 else 1)" "$f" || continue
+    python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); r=m.reduction; sys.exit(0 if m.backend=='$NV' and not m.stale and r is not None and (r.ops_after or 0) >= 4 else 1)" "$f" || continue
     d=$(dirname "$f"); t="$W/re$((i % P))/$(basename "$d")"; mkdir -p "$(dirname "$t")"; cp -r "$d" "$t"
-    python3 -c "import json,sys; p=sys.argv[1]; m=json.load(open(p)); m['minimized']=False; m['previous_reduction']=m.pop('reduction'); json.dump(m, open(p,'w'), indent=1)" "$t/finding.json"
+    python3 -c "import sys; from minimizer.fuzz import record; p=sys.argv[1]; m=record.load(p); m.minimized=False; m.extra['previous_reduction']=m.reduction.to_json() if m.reduction else None; m.reduction=None; record.save(p, m)" "$t/finding.json"
     i=$((i + 1))
   done
   echo "$i buckets to reduce again" > "$W/re.txt"

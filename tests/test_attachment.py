@@ -24,7 +24,8 @@ import torch
 from conftest import ROOT
 from minimizer import dtypes
 from minimizer.backends import nvfuser
-from minimizer.fuzz import attachment, eager_check, generate, standalone
+from minimizer.fuzz import attachment, eager_check, generate, record, standalone
+from minimizer.fuzz.record import Bucket
 from minimizer.model import TensorArg
 from minimizer.ops import CATALOG, Ctx
 from minimizer.oracle.checks import LayoutDependent, LayoutResult, OrderDependent, OrderResult
@@ -219,8 +220,7 @@ ENV = {"backend": "nvfuser", "device": "cuda", "torch": "2.11.0+cu130", "gpu": "
 
 
 def _meta(kind, flags, key="k", words="w"):
-    return {"id": "b0", "kind": kind, "owner": "nvfuser", "key": key, "words": words, "flags": flags,
-            "environment": ENV}
+    return Bucket(id="b0", kind=kind, owner="nvfuser", key=key, words=words, flags=flags, environment=ENV)
 
 
 def _reduced(op="add"):
@@ -398,9 +398,8 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
     from minimizer.fuzz.filing import file_reduced
     from minimizer.oracle.context import RunContext
     d = os.path.join(FINDINGS, "5130c4375d23")
-    with open(os.path.join(d, "finding.json"), encoding="utf-8") as f:
-        meta = json.load(f)
-    meta["environment"] = {**meta["environment"], "device": "cpu", "gpu": None}
+    meta = record.load_dir(d)
+    meta.environment = {**meta.environment, "device": "cpu", "gpu": None}
     with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
         reduced = f.read()
     ctx = RunContext(backend="inductor", device="cpu", jobs=1, quiet=True, timeout=300)

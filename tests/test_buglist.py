@@ -11,6 +11,7 @@ import sys
 
 from conftest import ROOT
 from minimizer.fuzz import buglist
+from minimizer.fuzz.record import Bucket
 
 #: the frozen copy of the corpus (its README): ``corpus/findings`` is re-keyed as fmin's rules
 #: change, which renames its buckets; the list is judged on buckets that keep their names
@@ -100,7 +101,7 @@ def test_a_wrong_result_is_placed_by_the_op_its_key_names():
     """Root-cause keys of wrong results (``<backend> mismatch <difference>: <ops>``) name the op
     whose output differs while they name one; older keys (``<op> -> <dtype>``) its dtype too."""
     def where(key):
-        return buglist.where_and_message({"kind": "mismatch", "key": key, "words": ""})[0]
+        return buglist.where_and_message(Bucket(kind="mismatch", key=key, words=""))[0]
     assert where("inductor mismatch values: relu") == "output of `relu`"
     assert where("nvfuser mismatch dtype (int for int): welford") == "output of `welford`"
     assert where("nvfuser mismatch values: broadcast_in_dim, prod, sign") == "an output"

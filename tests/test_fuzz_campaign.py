@@ -4,6 +4,7 @@ find), and on Inductor with its test-only fault injection (a relu that adds 1), 
 campaign must find, bucket, minimize to the relu, and count (not re-minimize) when seen again."""
 import json
 import re
+from dataclasses import replace
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from conftest import ROOT
 from minimizer.fuzz import generate
 from minimizer.fuzz.findings import Store, bucket_id, merge
 from minimizer.fuzz.oracles import Finding, judge
+from minimizer.fuzz.record import Bucket, Reduction, StandaloneRun
 from minimizer.oracle import Outcome
 from minimizer.oracle.context import RunContext
 from minimizer.program import parse, to_source
@@ -158,19 +160,19 @@ def test_store_buckets_and_merge(tmp_path):
     assert open(os.path.join(d, "original.py")).read() == "script 1"
     d, new = a.add(f, "script 2", "0.0.7", "nvfuser")
     assert not new and open(os.path.join(d, "original.py")).read() == "script 1"
-    assert a.meta(f.key)["count"] == 2 and a.meta(f.key)["examples"] == ["0.0.1", "0.0.7"]
+    assert a.meta(f.key).count == 2 and a.meta(f.key).examples == ["0.0.1", "0.0.7"]
     g = Finding("mismatch", "nvfuser", "nvfuser mismatch add -> float32", "w", {"mismatch": True})
     b.add(f, "script 3", "0.1.0", "nvfuser")
     b.add(g, "script 4", "0.1.2", "nvfuser")
     r = fmin("merge-findings", str(tmp_path / "a"), str(tmp_path / "b"), "--into", str(tmp_path / "m"))
     assert r.returncode == 0, r.stderr
     m = Store(str(tmp_path / "m"))
-    assert m.meta(f.key)["count"] == 3 and m.meta(f.key)["examples"] == ["0.0.1", "0.0.7", "0.1.0"]
-    assert m.meta(g.key)["count"] == 1 and len(m.buckets()) == 2
+    assert m.meta(f.key).count == 3 and m.meta(f.key).examples == ["0.0.1", "0.0.7", "0.1.0"]
+    assert m.meta(g.key).count == 1 and len(m.buckets()) == 2
     a.mark_stale(f.key, "not reproduced when replayed")
-    assert a.meta(f.key)["stale"]["reason"] == "not reproduced when replayed"
+    assert a.meta(f.key).stale.reason == "not reproduced when replayed"
     a.add(f, "script 5", "0.0.9", "nvfuser")     # met again: not stale any more
-    assert "stale" not in a.meta(f.key) and a.meta(f.key)["recurred"]["example"] == "0.0.9"
+    assert a.meta(f.key).stale is None and a.meta(f.key).recurred.example == "0.0.9"
 
 
 def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
@@ -185,12 +187,13 @@ def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
         d, _ = store.add(f, "original", "0.0.1" if store is old else "1.0.1", "nvfuser")
         open(os.path.join(d, "repro.min.py"), "w").write(script)
         m = store.meta(f.key)
-        m.update(minimized=True, reduction={"ops_after": red}, **({"standalone": standalone} if standalone else {}))
-        store._save(f.key, m)
+        m.minimized, m.reduction = True, Reduction(ops_after=red)
+        m.standalone = StandaloneRun(**standalone) if standalone else None
+        store._save(m)
     merge([str(tmp_path / "new")], str(tmp_path / "old"))
     d = old.dir(f.key)
     assert open(os.path.join(d, "repro.min.py")).read() == "new repro"
-    assert old.meta(f.key)["standalone"]["reproduced"] is True and old.meta(f.key)["count"] == 2
+    assert old.meta(f.key).standalone.reproduced is True and old.meta(f.key).count == 2
 
 
 def test_bucket_property_holds_a_bucket_to_its_own_finding():
@@ -198,18 +201,18 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     said so: read from its words), a failure under its recorded signature (never under what a
     replay shows: a failure that no longer happens would make a passing run the property)."""
     from minimizer.fuzz.findings import bucket_property, differs
-    old_dtype = {"kind": "mismatch", "key": "nvfuser mismatch bitwise_and -> bool", "flags": {"mismatch": True},
-                 "words": "nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]"}
+    old_dtype = Bucket(kind="mismatch", key="nvfuser mismatch bitwise_and -> bool", flags={"mismatch": True},
+                       words="nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]")
     assert differs(old_dtype) == "dtype"
     (c,) = bucket_property(old_dtype, None).checks
     assert c.name == "mismatch" and c.what == "dtype"
-    vals = {"kind": "mismatch", "key": "nvfuser mismatch cumprod -> float16", "flags": {"mismatch": "values"},
-            "words": "output 0 (float16[9]): 1 of 9 elements differ"}
+    vals = Bucket(kind="mismatch", key="nvfuser mismatch cumprod -> float16", flags={"mismatch": "values"},
+                  words="output 0 (float16[9]): 1 of 9 elements differ")
     assert bucket_property(vals, None).checks[0].what == "values"
-    fail = {"kind": "failure", "key": "k", "flags": {}}
+    fail = Bucket(kind="failure", key="k", flags={})
     (c,) = bucket_property(fail, {"status": "error", "signature": "nvfuser compile: x"}).checks
     assert (c.name, c.status, c.signature, c.key) == ("failure", "error", "nvfuser compile: x", "nvfuser compile: x")
-    lay = {"kind": "layout-dependent", "key": "k", "flags": {"layout_dependent": True}}
+    lay = Bucket(kind="layout-dependent", key="k", flags={"layout_dependent": True})
     assert bucket_property(lay, None).checks[0].name == "layout-dependent"
 
 
@@ -234,15 +237,15 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "2 -> 1 bucket(s), 1 merged into another" in r.stdout
     (b,) = Store(str(tmp_path)).buckets()
-    assert "__tmp_nvfuser_*.cu" in b["key"] and b["count"] == 2 and sorted(b["examples"]) == ["1.0.0", "1.0.1"]
-    assert set(b["old_keys"]) == set(old)
-    d = st.dir(b["key"])
+    assert "__tmp_nvfuser_*.cu" in b.key and b.count == 2 and sorted(b.examples) == ["1.0.0", "1.0.1"]
+    assert set(b.old_keys) == set(old)
+    d = st.dir(b.key)
     assert open(os.path.join(d, "repro.min.py")).read() == "the reduction kernel's repro"
-    assert st.outcome(b["key"])["signature"] == sig.format("*").replace("*_f?_c?_r?_g?", "*")
+    assert st.outcome(b.key)["signature"] == sig.format("*").replace("*_f?_c?_r?_g?", "*")
     st = Store(str(tmp_path))
     assert st.dir(old[0]) == st.dir(old[1]) == d                  # old keys lead to the bucket
     st.add(Finding("failure", "nvfuser", old[0], "w", {}), "again", "1.0.9", "nvfuser")
-    assert st.meta(b["key"])["count"] == 3 and len(st.buckets()) == 1
+    assert st.meta(b.key).count == 3 and len(st.buckets()) == 1
     r = fmin("merge-findings", "--into", str(tmp_path))
     assert "1 -> 1 bucket(s), 0 merged" in r.stdout
 
@@ -253,10 +256,10 @@ def test_a_moved_bucket_s_attachment_names_the_bucket_it_is_filed_under(tmp_path
     st = Store(str(tmp_path))
     f = Finding("mismatch", "nvfuser", "nvfuser mismatch values: stride_order", "w", {})
     st.add(f, "script", "1.0.0", "nvfuser")
-    old = st.meta(f.key)["id"]
+    old = st.meta(f.key).id
     with open(os.path.join(st.dir(f.key), "repro.min.py"), "w") as fh:
         fh.write(f"# confirmed on: X\n# finding: mismatch (nvfuser), bucket {old}: outputs differ\nimport torch\n")
-    assert st.move(f.key, {"key": "nvfuser mismatch values: welford"}) == "moved"
+    assert st.move(f.key, replace(st.meta(f.key), key="nvfuser mismatch values: welford")) == "moved"
     new = bucket_id("nvfuser mismatch values: welford")
     text = open(os.path.join(tmp_path, new, "repro.min.py")).read()
     assert f"# finding: mismatch (nvfuser), bucket {new}: outputs differ\n" in text and old not in text
@@ -279,9 +282,9 @@ def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
         keys.append(rekey_minimized(st, f.key))
     assert keys[0] == keys[1] == "inductor mismatch values: cumprod, sub"
     (b,) = st.buckets()
-    assert b["count"] == 2 and b["dtypes"] == {"Half": 2} and b["ranks"] == {"2": 2}
-    assert set(b["old_keys"]) == {"inductor mismatch values: sub", "inductor mismatch values: mul"}
-    assert b["reduction"]["ops_after"] == 2                          # the smaller repro kept
+    assert b.count == 2 and b.dtypes == {"Half": 2} and b.ranks == {"2": 2}
+    assert set(b.old_keys) == {"inductor mismatch values: sub", "inductor mismatch values: mul"}
+    assert b.reduction.ops_after == 2                          # the smaller repro kept
 
 
 def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
@@ -297,8 +300,8 @@ def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
                              "bool[13, 4, 9, 4]",
              "411ac187154a": "nvfuser outputs differ from the reference: output 0: float32[4, 2] vs reference "
                              "bfloat16[4, 2]"}   # their recorded words
-    keys = {b: bucket_key({"kind": "mismatch", "backend": "nvfuser", "key": "nvfuser mismatch where -> bool",
-                           "words": w}, None, program, True) for b, w in words.items()}
+    keys = {b: bucket_key(Bucket(kind="mismatch", backend="nvfuser", key="nvfuser mismatch where -> bool", words=w),
+                          None, program, True) for b, w in words.items()}
     assert keys["95e8bf6c9394"] == keys["d6eb499a09df"] == "nvfuser mismatch dtype (int for bool): gt, where"
     assert keys["411ac187154a"] == "nvfuser mismatch dtype (float for half): gt, where"
 
@@ -322,14 +325,14 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
             if os.path.isdir(os.path.join(ACCEPTANCE, d))]
     groups = {}
     for b in st.buckets():
-        members = [m for m in olds if m["key"] in b.get("old_keys", ()) or m["key"] == b["key"]]
+        members = [m for m in olds if m["key"] in (b.old_keys or ()) or m["key"] == b.key]
         assert members                                             # every bucket is one of the old ones, or more
         if len(members) > 1:
-            groups[b["key"]] = (b, members)
+            groups[b.key] = (b, members)
     assert len(groups) == 5
     sites = {}
     for key, (b, members) in groups.items():
-        if b["kind"] == "failure":
+        if b.kind == "failure":
             where = {json.load(open(os.path.join(ACCEPTANCE, m["id"], "outcome.json")))["signature"].split(": ")[1]
                      for m in members}
             assert len(where) == 1, where                              # one site per merged bucket
@@ -340,23 +343,23 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
     # mismatches after a `cast` of huge values are two buckets, their repros (a cumprod, a cosh)
     # being different programs — one bucket only while both were unminimized (keyed by `cast`)
     casts = [b for b in st.buckets() if {"nvfuser mismatch cast -> int64", "nvfuser mismatch cast -> float32"}
-             & set(b.get("old_keys", ()))]
-    assert all(b["minimized"] for b in casts)
-    assert sorted(b["key"] for b in casts) == ["nvfuser mismatch values: addcmul, cosh",
+             & set((b.old_keys or ()))]
+    assert all(b.minimized for b in casts)
+    assert sorted(b.key for b in casts) == ["nvfuser mismatch values: addcmul, cosh",
                                                "nvfuser mismatch values: cast, cumprod"]
     assert set(sites) == {"device_lower/analysis/predicate_elimination.cpp:setReductionInitValue",
                           "scheduler/greedy.cpp:partitionFusion",
                           "tensor_metadata.cpp:validateAllocationSizesAndStrides",
                           "expr_evaluator.cpp:bindTensorDomain"}
     stride = sites["tensor_metadata.cpp:validateAllocationSizesAndStrides"]
-    assert stride["layout_dependent"] is True and stride["count"] == 11 and "internal-assert" in stride["key"]
-    d = st.dir(stride["key"])
-    assert stride["minimized"] and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
+    assert stride.layout_dependent is True and stride.count == 11 and "internal-assert" in stride.key
+    d = st.dir(stride.key)
+    assert stride.minimized and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
     assert not os.path.exists(os.path.join(d, "original.unvaried.py"))   # a failure bucket's files kept
     # counted over the six originals it absorbed (each dtype and rank once per original): the bug
     # shows in five dtypes and three ranks
-    assert stride["dtypes"] == {"BFloat16": 3, "Half": 2, "Float": 1, "Int": 1, "Int32": 1}
-    assert stride["ranks"] == {"2": 2, "3": 3, "4": 1}
+    assert stride.dtypes == {"BFloat16": 3, "Half": 2, "Float": 1, "Int": 1, "Int32": 1}
+    assert stride.ranks == {"2": 2, "3": 3, "4": 1}
 
 
 def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
@@ -392,7 +395,7 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     assert set(got) == {"still", "fixed", "invalid"}
     assert got["still"][0] is True and got["fixed"][0] is False and got["invalid"][0] is False
     assert "expected error `sig fixed`" in got["fixed"][1] and "reference rejects" in got["invalid"][1]
-    stale = {b["key"].rsplit(" ", 1)[1] for b in st.buckets() if b.get("stale")}
+    stale = {b.key.rsplit(" ", 1)[1] for b in st.buckets() if b.stale}
     assert stale == {"fixed", "invalid"}
 
 
@@ -452,68 +455,68 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
             "--minimize-time", "90", "-q"]
     r = fmin(*args, "--junit", str(tmp_path / "j.xml"))
     assert r.returncode == 1, r.stdout + r.stderr          # a new finding
-    relu = [b for b in Store(str(corpus)).buckets() if "relu" in b["key"]]
+    relu = [b for b in Store(str(corpus)).buckets() if "relu" in b.key]
     assert len(relu) == 1, r.stdout
     (b,) = relu
-    assert b["kind"] == "mismatch" and b["owner"] == "inductor" and b["minimized"]   # eager translation agrees
-    assert b["generator"] == {"frontend": None, "max_ops": 12}     # what --replay needs
-    minimal = (corpus / b["id"] / "reduced.py").read_text()
+    assert b.kind == "mismatch" and b.owner == "inductor" and b.minimized   # eager translation agrees
+    assert b.generator == {"frontend": None, "max_ops": 12}     # what --replay needs
+    minimal = (corpus / b.id / "reduced.py").read_text()
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
-    assert (corpus / b["id"] / "report.md").exists() and (corpus / b["id"] / "original.py").exists()
+    assert (corpus / b.id / "report.md").exists() and (corpus / b.id / "original.py").exists()
     # re-keyed from the minimal repro (its one op) and its own run stored beside it
-    assert b["key"] == "inductor mismatch values: relu" and b["dtypes"] and b["ranks"]
-    run = json.loads((corpus / b["id"] / "outcome.min.json").read_text())
+    assert b.key == "inductor mismatch values: relu" and b.dtypes and b.ranks
+    run = json.loads((corpus / b.id / "outcome.min.json").read_text())
     assert run["status"] == "ok" and run["backend"] == "inductor"
     # filed: repro.min.py is the same fusion ending with the eager check, and run standalone (a
     # fresh process, the header's Inductor config) it fails with the check's AssertionError
-    attached = (corpus / b["id"] / "repro.min.py").read_text()
+    attached = (corpus / b.id / "repro.min.py").read_text()
     assert parse(attached).stmts == parse(minimal).stmts and "check_against_eager(outputs" in attached
     assert "# inductor config: cpp.inject_relu_bug_TESTING_ONLY=accuracy" in attached
-    sa = b["standalone"]
-    assert sa["ran"] and sa["reproduced"] and sa["exit_code"] == 1, sa
-    assert sa["why"].startswith("AssertionError: wrong result (values) in output 0") and "expected 0.0" in sa["why"]
+    sa = b.standalone
+    assert sa.ran and sa.reproduced and sa.exit_code == 1, sa
+    assert sa.why.startswith("AssertionError: wrong result (values) in output 0") and "expected 0.0" in sa.why
     assert "| yes |" in r.stdout and "1 reproduce" in r.stdout                 # the summary's rows and tally
     listed = (corpus / "report.md").read_text()
-    assert f"| {b['id']} | inductor | mismatch (values) | output of `relu`" in listed and "| yes |" in listed
+    assert f"| {b.id} | inductor | mismatch (values) | output of `relu`" in listed and "| yes |" in listed
     suite = ET.parse(tmp_path / "j.xml").getroot()
     assert int(suite.get("failures")) >= 1
-    assert any(tc.get("name") == b["id"] and "reproduces standalone" in tc.find("failure").get("message")
+    assert any(tc.get("name") == b.id and "reproduces standalone" in tc.find("failure").get("message")
                for tc in suite.iter("testcase") if tc.find("failure") is not None)
     # --recheck: the reduced script still shows it with the injected bug, and not without it
     # (what an upgrade that fixes a bug looks like); a stale bucket that reproduces again is not.
     # The attachment runs standalone each time, as its header states: with the injection.
     rc = ["fuzz", "--recheck", "--backend", "inductor", "--device", "cpu", "--corpus", str(corpus), "--jobs", "2", "-q"]
     r = fmin(*rc, "--inductor-config", RELU_BUG)
-    assert r.returncode == 0 and f"| {b['id']} | reduced.py | yes |" in r.stdout, r.stdout + r.stderr
-    assert r.stdout.split(f"| {b['id']} | reduced.py | yes |")[1].split("\n")[0].endswith("| yes |"), r.stdout
+    assert r.returncode == 0 and f"| {b.id} | reduced.py | yes |" in r.stdout, r.stdout + r.stderr
+    assert r.stdout.split(f"| {b.id} | reduced.py | yes |")[1].split("\n")[0].endswith("| yes |"), r.stdout
     r = fmin(*rc, "--summary", str(tmp_path / "rc.json"))
-    assert r.returncode == 0 and f"| {b['id']} | reduced.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and f"| {b.id} | reduced.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
     (row,) = json.loads((tmp_path / "rc.json").read_text())["buckets"]
-    assert row["id"] == b["id"] and row["reproduces"] is False and row["standalone"] is True
-    m = Store(str(corpus)).meta(b["key"])
-    assert m["stale"] and m["recheck"]["reproduces"] is False and "match reference" in m["recheck"]["reason"]
+    assert row["id"] == b.id and row["reproduces"] is False and row["standalone"] is True
+    m = Store(str(corpus)).meta(b.key)
+    assert m.stale and m.recheck.reproduces is False and "match reference" in m.recheck.reason
     assert "## Stale (1)" in (corpus / "report.md").read_text()
     r = fmin(*rc, "--inductor-config", RELU_BUG)
-    assert "stale" not in Store(str(corpus)).meta(b["key"]) and "1 reproduce, 0 stale" in r.stdout
+    assert Store(str(corpus)).meta(b.key).stale is None and "1 reproduce, 0 stale" in r.stdout
     # the same campaign again: the bucket is known, counted, not re-minimized; nothing new
-    before = (corpus / b["id"] / "repro.min.py").stat().st_mtime
+    before = (corpus / b.id / "repro.min.py").stat().st_mtime
     r = fmin(*args)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert Store(str(corpus)).meta(b["key"])["count"] == 2
-    assert (corpus / b["id"] / "repro.min.py").stat().st_mtime == before
+    assert Store(str(corpus)).meta(b.key).count == 2
+    assert (corpus / b.id / "repro.min.py").stat().st_mtime == before
     # a stored bucket left unminimized whose original no longer shows the finding (the bug
     # injection is off): marked stale with the reason, not minimized into something else
-    m = json.loads((corpus / b["id"] / "finding.json").read_text())
+    m = json.loads((corpus / b.id / "finding.json").read_text())
     m["minimized"] = False
     m.pop("reduction")
-    (corpus / b["id"] / "finding.json").write_text(json.dumps(m))
+    (corpus / b.id / "finding.json").write_text(json.dumps(m))
     r = fmin("fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "0", "--corpus", str(corpus),
              "--jobs", "2", "-q")
     assert r.returncode == 0, r.stdout + r.stderr
-    m = Store(str(corpus)).meta(b["key"])
-    assert not m["minimized"] and "not reproduced when replayed" in m["stale"]["reason"]
-    assert "outputs differ from reference in values" in m["stale"]["reason"]
+    m = Store(str(corpus)).meta(b.key)
+    assert not m.minimized and "not reproduced when replayed" in m.stale.reason
+    assert "outputs differ from reference in values" in m.stale.reason
 
 
 def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
@@ -521,7 +524,8 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
     ``never`` on none."""
     from minimizer.cli import fuzz_exit_code
-    theirs, mine = {"owner": "inductor"}, {"owner": "fmin"}
+    from minimizer.fuzz.campaign import NewBucket
+    theirs, mine = NewBucket(Bucket(owner="inductor"), "a"), NewBucket(Bucket(owner="fmin"), "b")
     assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]
     assert [fuzz_exit_code(f, [theirs, mine]) for f in ("new", "fmin", "never")] == [1, 1, 0]
     assert [fuzz_exit_code(f, []) for f in ("new", "fmin", "never")] == [0, 0, 0]
@@ -615,8 +619,8 @@ def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path,
                                                        corpus=str(tmp_path), minimize=True))
     assert s.programs == 5 and s.findings["generator"] == 1
     (b,) = Store(str(tmp_path)).buckets()
-    assert b["kind"] == "generator" and b["owner"] == "fmin" and "length N at -N" in b["key"]
-    assert not b["minimized"] and b["first_example"] == "1.0.-"
+    assert b.kind == "generator" and b.owner == "fmin" and "length N at -N" in b.key
+    assert not b.minimized and b.first_example == "1.0.-"
 
 
 def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):

@@ -109,7 +109,7 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     rows = dict(seeded.summary_rows(s.seeds, s.seed_seconds))
     assert rows["slot time per seed (top)"].startswith("seeds/expanded_alias.py ")
     (b,) = Store(str(tmp_path / "c")).buckets()
-    assert b["seeds"] == {path: b["count"]} and b["generator"]["seeds"] == [str(tmp_path / "seeds")]
+    assert b.seeds == {path: b.count} and b.generator["seeds"] == [str(tmp_path / "seeds")]
     (row,) = buglist.rows_of(str(tmp_path / "c"))
     assert f"seed {path}" in row["seen"]
 

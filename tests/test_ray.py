@@ -59,7 +59,7 @@ def _record(corpus) -> list[str]:
 
 
 def _buckets(corpus) -> dict:
-    return {b["key"]: (b["first_example"], sorted(b["examples"]), b["count"]) for b in Store(str(corpus)).buckets()}
+    return {b.key: (b.first_example, sorted(b.examples), b.count) for b in Store(str(corpus)).buckets()}
 
 
 def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cluster, tmp_path):
@@ -83,7 +83,7 @@ def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cl
     # reduced on an actor; the driver wrote the files, naming the bucket's own directory
     st = Store(str(tmp_path / "ray"))
     m = st.meta(key)
-    assert m["minimized"] and m["reduction"]["ops_after"] == 1 and not m.get("stale"), m
+    assert m.minimized and m.reduction.ops_after == 1 and not m.stale, m
     d = st.dir(key)
     minimal = open(os.path.join(d, "repro.min.py")).read()
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
@@ -91,7 +91,7 @@ def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cl
     report = json.load(open(os.path.join(d, "report.json")))
     assert report["script"] == os.path.join(os.path.abspath(d), "original.py")
     # filed on the actor too: the attachment run standalone there, its record and files came back
-    assert m["standalone"]["ran"] and m["standalone"]["reproduced"], m["standalone"]
+    assert m.standalone.ran and m.standalone.reproduced, m.standalone
     assert os.path.exists(os.path.join(d, "reduced.py")) and "check_against_eager(outputs" in minimal
     assert "## As filed (`repro.min.py`)" in open(os.path.join(d, "report.md")).read()
     assert not os.path.exists(os.path.join(d, ".fmin.lock"))

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from ..errors import UsageError
 from ..fuzz import generate
+from ..fuzz.record import Bucket
 from ..fuzz.campaign import CampaignOptions, window_for
 from .actor import RESUME_FILES, SlotActor
 
@@ -236,7 +237,7 @@ class RayRunner:
     def judge(self, e, text: str) -> Future:
         return self._submit("judge", e, text)
 
-    def reduce(self, key: str, meta: dict, outcome: dict | None, bucket_dir: str) -> Future:
+    def reduce(self, key: str, meta: Bucket, outcome: dict | None, bucket_dir: str) -> Future:
         files = {}
         for name in ("original.py", *RESUME_FILES):
             p = os.path.join(bucket_dir, name)

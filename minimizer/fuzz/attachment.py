@@ -39,6 +39,7 @@ from ..program.torch_code import NotPlainTorch, function_text
 from ..program.variants import input_names, permute_inputs, relayout
 from . import eager_check
 from .findings import bucket_property, differs
+from .record import Bucket
 from .standalone import stated_inductor_config
 
 
@@ -59,7 +60,7 @@ class Attachment:
                 "passing_shows": self.passing_shows, "notes": self.notes}
 
 
-def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=None, *, seed: int = 0) -> Attachment:
+def build(reduced: str, path: str, meta: Bucket, outcome: dict | None, verdict=None, *, seed: int = 0) -> Attachment:
     """The attachment of a bucket whose reduced script is ``reduced`` (its text). ``verdict``: the
     bucket property's verdict on it (``property.evaluate``), whose evidence names the failing
     variant of an order/layout finding; ``seed``: the torch seed of fmin's runs."""
@@ -79,27 +80,27 @@ def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=Non
     att.text = _seeded(att.text, program.fd_name, seed)
     header = reports.original_header(att.text)
     if not header:   # reduced by an fmin that wrote none: where it was found stands in
-        header = reports.repro_header(meta.get("environment") or {}, None,
+        header = reports.repro_header(meta.environment or {}, None,
                                       prop.describe() if prop is not None else "?").rstrip("\n")
     att.text = reports.with_header(att.text, header + "\n" + _header_lines(meta, att, header))
     return att
 
 
-def run_line(meta: dict, header: str) -> str:
+def run_line(meta: Bucket, header: str) -> str:
     """How to run the attachment: ``python repro.min.py`` for nvFuser; for a backend fmin stands in
     front of, fmin's launcher (``backends/launch.py``: the script behind fmin's FusionDefinition)."""
-    backend = meta.get("backend") or (meta.get("environment") or {}).get("backend") or "nvfuser"
+    backend = meta.backend or (meta.environment or {}).get("backend") or "nvfuser"
     if backend == "nvfuser":
         return "python repro.min.py, with the environment above"
-    device = (meta.get("environment") or {}).get("device") or "cpu"
+    device = (meta.environment or {}).get("device") or "cpu"
     cfg = " ".join(stated_inductor_config(header))
     return (f"python -m minimizer.backends.launch {backend} {device} repro.min.py"
             + (f" {cfg}" if cfg else "") + f" (fmin's FusionDefinition in front of {backend})")
 
 
-def _header_lines(meta: dict, att: Attachment, header: str) -> str:
-    words = " ".join(str(meta.get("words", "")).split())
-    lines = [f"# finding: {meta.get('kind')} ({meta.get('owner')}), bucket {meta.get('id')}: {words[:300]}",
+def _header_lines(meta: Bucket, att: Attachment, header: str) -> str:
+    words = " ".join(str(meta.words).split())
+    lines = [f"# finding: {meta.kind} ({meta.owner}), bucket {meta.id}: {words[:300]}",
              f"# run it: {run_line(meta, header)}"]
     if att.variant:
         lines.append(f"# as filed: {att.variant}; the other one ({att.passing_shows}) is in report.md")
@@ -144,7 +145,7 @@ def _expected(o: Outcome) -> dict:
 _EXECUTE = r"^(?:(?P<out>\w+)\s*=\s*)?{fd}\.execute\(\s*(?P<inputs>\w+)\s*\)\s*$"
 
 
-def _checked(program, reduced: str, meta: dict) -> Attachment:
+def _checked(program, reduced: str, meta: Bucket) -> Attachment:
     """``reduced`` with the eager check after its ``fd.execute``."""
     what = differs(meta) or "values"
     expect = {"kind": "mismatch", "differs": what}
@@ -160,7 +161,7 @@ def _checked(program, reduced: str, meta: dict) -> Attachment:
     except NotPlainTorch as e:
         lines[at:at] = [f"# fmin could not write this computation as plain torch code ({e}), so nothing here",
                         "# compares the outputs with eager PyTorch; fmin's own comparison said:",
-                        f"# {' '.join(str(meta.get('words', '')).split())[:300]}"]
+                        f"# {' '.join(str(meta.words).split())[:300]}"]
         return Attachment("\n".join(lines) + "\n", {"kind": "none"},
                           notes=[f"the outputs are not checked: {e}"])
     m = re.match(_EXECUTE.format(fd=re.escape(program.fd_name)), lines[at])

@@ -14,12 +14,13 @@ generator or the reference was wrong: not for a compiler's maintainers), and the
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 
+from . import record
 from .findings import differs
 from .keys import key_ops
+from .record import Bucket
 
 NAME = "report.md"
 #: an nvFuser failure signature (``backends/nvfuser_log.parse_error``): kind, FILE:FUNC, exception type, message
@@ -56,18 +57,18 @@ def _cell(text, n: int = 110) -> str:
     return t if len(t) <= n else t[: n - 1] + "…"
 
 
-def kind_of(m: dict) -> str:
-    k = m.get("kind", "?")
+def kind_of(m: Bucket) -> str:
+    k = m.kind or "?"
     if k == "mismatch" and differs(m):
         k += f" ({differs(m)})"
-    flags = [f.replace("_", "-") for f, v in (m.get("flags") or {}).items() if v is True and f.endswith("dependent")]
-    return ", ".join([k] + [f for f in flags if f != m.get("kind")])
+    flags = [f.replace("_", "-") for f, v in (m.flags or {}).items() if v is True and f.endswith("dependent")]
+    return ", ".join([k] + [f for f in flags if f != m.kind])
 
 
-def where_and_message(m: dict) -> tuple[str, str]:
+def where_and_message(m: Bucket) -> tuple[str, str]:
     """(where raised, one-line message) of a bucket: for an error, the source location and message
     of its signature; for a wrong result, the op whose output differs and how."""
-    key, words, kind = m.get("key", ""), str(m.get("words", "")), m.get("kind")
+    key, words, kind = m.key, str(m.words), m.kind
     if kind == "mismatch":
         op = re.search(r" mismatch (?:dtype |shape )?(\S+) -> (\S+)", key)   # an older key: the op, its dtype
         ops = key_ops(key)
@@ -75,76 +76,76 @@ def where_and_message(m: dict) -> tuple[str, str]:
         # minimized, then every op of the repro: one op is still the one whose output differs
         where = f"output of `{op.group(1)}` ({op.group(2)})" if op else f"output of `{ops[0]}`" if len(ops) == 1 \
             else "an output"
-        return m.get("where") or where, words.split("differ from the reference: ", 1)[-1]
+        return m.where or where, words.split("differ from the reference: ", 1)[-1]
     if kind == "failure":
         sig = key.split(" ", 2)[2] if key.count(" ") >= 2 else key      # "<backend> <status> <signature>"
     else:   # a metamorphic change that ends in an error: "... -> error `<signature>`"
         g = re.search(r"-> \w+ `(.*)`$", key)
         if g is None:
-            return m.get("where") or "segmenter", words
+            return m.where or "segmenter", words
         sig = g.group(1)
     g = _SIG.match(sig)
     where = g.group("where") if g and g.group("where") else "–"
-    return m.get("where") or where, (g.group("msg") if g else sig) if kind == "failure" else words
+    return m.where or where, (g.group("msg") if g else sig) if kind == "failure" else words
 
 
-def standalone_words(m: dict) -> str:
-    sa = m.get("standalone")
-    if not sa:
-        return "–" if m.get("minimized") else "not minimized"
-    if not sa.get("ran"):
-        return f"not run: {sa.get('why', '')}"
-    if sa.get("reproduced"):
+def standalone_words(m: Bucket) -> str:
+    sa = m.standalone
+    if sa is None:
+        return "–" if m.minimized else "not minimized"
+    if not sa.ran:
+        return f"not run: {sa.why}"
+    if sa.reproduced:
         return "yes"
-    return f"**no**: {sa.get('why', '')}"
+    return f"**no**: {sa.why}"
 
 
-def standalone_tally(metas: list[dict]) -> str:
+def standalone_tally(metas: list[Bucket]) -> str:
     """Buckets' standalone runs in a few words ("" when none was filed): the campaign's summary."""
-    sas = [m["standalone"] for m in metas if m.get("standalone")]
+    sas = [m.standalone for m in metas if m.standalone is not None]
     if not sas:
         return ""
-    yes = sum(bool(x.get("reproduced")) for x in sas)
-    no = [x for x in sas if x.get("ran") and not x.get("reproduced")]
-    unrun = [x for x in sas if not x.get("ran")]
+    yes = sum(bool(x.reproduced) for x in sas)
+    no = [x for x in sas if x.ran and not x.reproduced]
+    unrun = [x for x in sas if not x.ran]
     parts = [f"{yes} reproduce"] + ([f"{len(no)} do NOT reproduce"] if no else [])
     if unrun:
-        parts.append(f"{len(unrun)} not run ({unrun[0].get('why')})")
+        parts.append(f"{len(unrun)} not run ({unrun[0].why})")
     return ", ".join(parts)
 
 
-def _seed(m: dict) -> str:
+def _seed(m: Bucket) -> str:
     """``; seed FILE`` for a seeded finding (``fuzz --seeds``): the real fusion it was mutated from."""
-    seeds = m.get("seeds") or {}
+    seeds = m.seeds or {}
     if not seeds:
         return ""
     first = max(seeds, key=seeds.get)
     return f"; seed {first}" + (f" (+{len(seeds) - 1})" if len(seeds) > 1 else "")
 
 
-def row(m: dict, d: str, root: str) -> dict:
+def row(m: Bucket, d: str, root: str) -> dict:
     """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
     name, text = _script(d)
     where, msg = where_and_message(m)
     dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
-    out = re.search(r" -> (\w+)$", m.get("key", ""))
-    if m.get("kind") == "mismatch" and out:
+    out = re.search(r" -> (\w+)$", m.key)
+    if m.kind == "mismatch" and out:
         dts.append(f"→ {out.group(1)}")
     ops = _unique(re.findall(r"\bops\.(\w+)\(", _ops_text(d)))
-    red = m.get("reduction") or {}
-    if "ops_after" in red:
-        size = f"{red['ops_before']} → {red['ops_after']}"
-    elif m.get("minimized"):
-        size = "error" if "error" in red else "?"
+    red = m.reduction
+    if red is not None and red.ops_after is not None:
+        size = f"{red.ops_before} → {red.ops_after}"
+    elif m.minimized:
+        size = "error" if red is not None and red.error is not None else "?"
     else:
         size = "not minimized"
-    ex = m.get("examples") or []
+    ex = m.examples or []
     rel = os.path.relpath(os.path.join(d, name), root) if name else ""
-    return {"bucket": m.get("id", os.path.basename(d)), "backend": m.get("backend", "?"), "kind": kind_of(m),
+    return {"bucket": m.id or os.path.basename(d), "backend": m.backend or "?", "kind": kind_of(m),
             "where raised": where, "message": msg,
-            "seen": f"{m.get('count', 0)}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
+            "seen": f"{m.count}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
             "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
-            "reproduces standalone": standalone_words(m), "first seen": str(m.get("first_seen", ""))[:16],
+            "reproduces standalone": standalone_words(m), "first seen": str(m.first_seen)[:16],
             "attachment": f"[{rel}]({rel})" if rel else "–", "_m": m}
 
 
@@ -160,28 +161,24 @@ def table(rows: list[dict]) -> list[str]:
 
 def order(rows: list[dict]) -> list[dict]:
     """Newest first (first seen), then the most often seen."""
-    return sorted(rows, key=lambda r: (r["_m"].get("first_seen", ""), r["_m"].get("count", 0)), reverse=True)
+    return sorted(rows, key=lambda r: (r["_m"].first_seen, r["_m"].count), reverse=True)
 
 
-def rows_of(root: str, metas: list[dict] | None = None) -> list[dict]:
+def rows_of(root: str, metas: list[Bucket] | None = None) -> list[dict]:
     """Rows of every bucket of the corpus (or of ``metas``, buckets of it)."""
     if metas is None:
-        metas = []
-        for name in sorted(os.listdir(root)) if os.path.isdir(root) else ():
-            p = os.path.join(root, name, "finding.json")
-            if os.path.exists(p):
-                with open(p, encoding="utf-8") as f:
-                    metas.append(json.load(f))
-    return [row(m, os.path.join(root, m.get("id", "")), root) for m in metas]
+        metas = [m for name in (sorted(os.listdir(root)) if os.path.isdir(root) else ())
+                 if (m := record.load_dir(os.path.join(root, name))) is not None]
+    return [row(m, os.path.join(root, m.id), root) for m in metas]
 
 
 def render(root: str) -> str:
     rows = rows_of(root)
-    stale = [r for r in rows if r["_m"].get("stale")]
-    live = [r for r in rows if not r["_m"].get("stale")]
-    bugs = order([r for r in live if r["_m"].get("owner") != "fmin"])
-    fmins = order([r for r in live if r["_m"].get("owner") == "fmin"])
-    shown = [r for r in bugs if r["_m"].get("standalone", {}).get("reproduced")]
+    stale = [r for r in rows if r["_m"].stale]
+    live = [r for r in rows if not r["_m"].stale]
+    bugs = order([r for r in live if r["_m"].owner != "fmin"])
+    fmins = order([r for r in live if r["_m"].owner == "fmin"])
+    shown = [r for r in bugs if r["_m"].reproduced_standalone]
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
              f"{len(rows)} buckets (one per root cause as fmin can tell): {len(bugs)} bugs of the compilers under "
              f"test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of fmin's own; "
@@ -195,10 +192,10 @@ def render(root: str) -> str:
         lines += ["", f"## Stale ({len(stale)}): no longer shown when replayed", "",
                   "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
         for r in order(stale):
-            s = r["_m"]["stale"]
+            s = r["_m"].stale
             lines.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                         f"{_cell(r['_m'].get('key', ''), 100)} | {_cell(s.get('reason', ''), 140)} | "
-                         f"{str(s.get('at', ''))[:10]} |")
+                         f"{_cell(r['_m'].key, 100)} | {_cell(s.reason, 140)} | "
+                         f"{str(s.at)[:10]} |")
     return "\n".join(lines) + "\n"
 
 

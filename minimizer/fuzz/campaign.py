@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections import Counter, deque
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from xml.sax.saxutils import escape, quoteattr
 
 from ..oracle.context import RunContext
@@ -35,6 +35,7 @@ from . import buglist
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, judge
+from .record import Bucket, StandaloneRun
 from .strategies import covered_ops
 
 
@@ -62,6 +63,16 @@ class CampaignOptions:
 
 
 @dataclass
+class NewBucket:
+    """A bucket a campaign opened: its record (as opened; once minimized, as filed) and its directory."""
+    bucket: Bucket
+    dir: str
+
+    def to_json(self) -> dict:
+        return {**self.bucket.to_json(), "dir": self.dir}
+
+
+@dataclass
 class Summary:
     backend: str
     device: str
@@ -75,7 +86,7 @@ class Summary:
     statuses: Counter = field(default_factory=Counter)
     ops: Counter = field(default_factory=Counter)
     findings: Counter = field(default_factory=Counter)      # kind -> occurrences
-    new: list[dict] = field(default_factory=list)           # new buckets (finding.json + dir)
+    new: list[NewBucket] = field(default_factory=list)      # new buckets
     known: Counter = field(default_factory=Counter)         # bucket id -> occurrences this campaign
     environment: dict = field(default_factory=dict)
     minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
@@ -110,7 +121,8 @@ class Summary:
                 "seconds": round(self.seconds, 1), "judge_seconds": round(self.judge_seconds, 1),
                 "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
                 "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
-                "findings": dict(self.findings), "new_buckets": self.new, "known_buckets": dict(self.known),
+                "findings": dict(self.findings), "new_buckets": [n.to_json() for n in self.new],
+                "known_buckets": dict(self.known),
                 "minimized": self.minimized, "buckets_hit": self.hit,
                 "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
                 "startup_seconds": round(self.startup_seconds, 1),
@@ -230,7 +242,7 @@ class LocalRunner:
     def judge(self, e, text: str) -> Future:
         return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
 
-    def reduce(self, key: str, meta: dict, outcome: dict | None, bucket_dir: str) -> Future:
+    def reduce(self, key: str, meta: Bucket, outcome: dict | None, bucket_dir: str) -> Future:
         """In place (the reducer writes the bucket directory as it goes, and resumes from it) and
         in this thread, one at a time."""
         f: Future = Future()
@@ -462,7 +474,7 @@ class _Campaign:
                                    {"frontend": self.opt.frontend, "max_ops": self.opt.max_ops,
                                     **({"seeds": list(self.opt.seeds)} if self.opt.seeds else {})})
         if is_new:
-            self.s.new.append({**self.store.meta(f.key), "dir": d})
+            self.s.new.append(NewBucket(self.store.meta(f.key), d))
         else:
             self.s.known[os.path.basename(d)] += 1
         return is_new
@@ -470,10 +482,10 @@ class _Campaign:
     def hit_rows(self) -> list[dict]:
         """The bug list's rows (``buglist.row``) of the buckets this campaign hit: new ones first
         (in the order found), then known ones, the most often hit first."""
-        new = [m["key"] for m in self.s.new]
-        known = [m for m in self.store.buckets() if m["id"] in self.s.known and m["key"] not in new]
-        known.sort(key=lambda m: -self.s.known[m["id"]])
-        metas = [self.store.meta(k) or {} for k in new] + known
+        new = [n.bucket.key for n in self.s.new]
+        known = [m for m in self.store.buckets() if m.id in self.s.known and m.key not in new]
+        known.sort(key=lambda m: -self.s.known[m.id])
+        metas = [self.store.meta(k) or Bucket() for k in new] + known
         return [{k: v for k, v in r.items() if k != "_m"} | {"new": i < len(new)}
                 for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas))]
 
@@ -481,9 +493,8 @@ class _Campaign:
         """Buckets to minimize: this campaign's new ones first, then any the corpus holds
         unminimized (a shard run with --no-minimize, an interrupted campaign)."""
         mine = dict(self.new_keys)
-        return [k for k, _ in self.new_keys] + [b["key"] for b in self.store.buckets()
-                                                if not b.get("minimized") and not b.get("stale")
-                                                and b["key"] not in mine]
+        return [k for k, _ in self.new_keys] + [b.key for b in self.store.buckets()
+                                                if not b.minimized and not b.stale and b.key not in mine]
 
     def minimize_pending(self, runner) -> None:
         """Each pending bucket minimized once, while ``minimize_budget`` allows (checked as each
@@ -504,11 +515,9 @@ class _Campaign:
                     result = {"error": f"{type(err).__name__}: {err}"}
                 apply_reduction(store, key, result)
                 self.s.minimized.append(key)
-                for m in self.s.new:
-                    if m["key"] == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
-                        m.update({k: v for k, v in (store.meta(key) or {}).items()
-                                  if k in ("minimized", "reduction", "id", "key", "attachment", "standalone", "stale")},
-                                 dir=store.dir(key))
+                for n in self.s.new:
+                    if n.bucket.key == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
+                        n.bucket, n.dir = _filed(n.bucket, store.meta(key)), store.dir(key)
 
         try:
             for key in self.pending():
@@ -516,9 +525,9 @@ class _Campaign:
                     finish(block=True)
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
                     break
-                meta = store.meta(key) or {}
-                if meta.get("kind") == "generator" or meta.get("backend", opt.ctx.backend) != opt.ctx.backend \
-                        or meta.get("minimized"):   # merged since into a minimized bucket
+                meta = store.meta(key) or Bucket()
+                if meta.kind == "generator" or (meta.backend or opt.ctx.backend) != opt.ctx.backend \
+                        or meta.minimized:   # merged since into a minimized bucket
                     continue
                 running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
             while running:
@@ -526,6 +535,16 @@ class _Campaign:
         finally:
             for fut in running:
                 fut.cancel()
+
+
+def _filed(opened: Bucket, now: Bucket | None) -> Bucket:
+    """A new bucket's record as opened, with what minimizing and filing it recorded since (its
+    key and id too: a minimized bucket may be re-keyed); its counts stay the campaign's."""
+    if now is None:
+        return opened
+    return replace(opened, minimized=now.minimized, reduction=now.reduction or opened.reduction, id=now.id,
+                   key=now.key, attachment=now.attachment or opened.attachment, standalone=now.standalone or opened.standalone,
+                   stale=now.stale or opened.stale)
 
 
 def program_chunk(opt: CampaignOptions, k: int):
@@ -570,7 +589,7 @@ def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
     return j
 
 
-def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt: CampaignOptions, pool,
+def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, opt: CampaignOptions, pool,
                   ref) -> dict:
     """Reduce a bucket's program (``original``, a file) into ``out`` under the bucket's own
     property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
@@ -663,26 +682,26 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
     is read and written here. Returns one row per bucket rechecked, in corpus order."""
     store = Store(opt.corpus)
     # a bucket found on another device (Triton on a GPU vs C++ on the CPU) is another compiler
-    todo = [m for m in store.buckets() if m.get("backend") == opt.ctx.backend and m.get("kind") != "generator"
-            and (m.get("environment") or {}).get("device", opt.ctx.device) == opt.ctx.device]
+    todo = [m for m in store.buckets() if m.backend == opt.ctx.backend and m.kind != "generator"
+            and (m.environment or {}).get("device", opt.ctx.device) == opt.ctx.device]
     rows: list[dict] = []
     if not todo:
         buglist.write(opt.corpus)
         return rows
     status = ProgressLine(opt.ctx.quiet, every=5)
 
-    def job(m: dict) -> dict:
-        d = store.dir(m["key"])
+    def job(m: Bucket) -> dict:
+        d = store.dir(m.key)
         name = reduced_script(d)
         path = os.path.join(d, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         filed = None
-        if name == "reduced.py" and ((m.get("attachment") or {}).get("expect") or {}).get("kind", "none") != "none":
+        if name == "reduced.py" and m.attachment is not None and m.attachment.expects != "none":
             with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
-                filed = {"text": f.read(), "expect": m["attachment"]["expect"]}
-        outcome = store.outcome(m["key"])
-        return {"id": m["id"], "key": m["key"], "script": name, "text": text, "path": path, "kind": m.get("kind"),
+                filed = {"text": f.read(), "expect": m.attachment.expect}
+        outcome = store.outcome(m.key)
+        return {"id": m.id, "key": m.key, "script": name, "text": text, "path": path, "kind": m.kind,
                 "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
 
     runner = runner if runner is not None else LocalRunner(opt)
@@ -705,9 +724,10 @@ def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
                     store.mark_filed(j["key"], r["filed"]["attachment"], r["filed"]["standalone"])
                 elif r.get("standalone"):
                     store.mark_filed(j["key"], None, r["standalone"])
-                sa = (r.get("filed") or r).get("standalone") or {}
-                row.update(reproduces=r["reproduces"], reason=r["reason"], standalone=sa.get("reproduced"),
-                           standalone_why=sa.get("why"))
+                ran = (r.get("filed") or r).get("standalone")
+                sa = StandaloneRun.from_json(ran) if ran else None
+                row.update(reproduces=r["reproduces"], reason=r["reason"], standalone=sa.reproduced if sa else None,
+                           standalone_why=sa.why if sa else None)
             rows.append(row)
             status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
     status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
@@ -735,7 +755,7 @@ def summary_lines(s: Summary) -> list[str]:
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
     rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
-    filed = buglist.standalone_tally(s.new)
+    filed = buglist.standalone_tally([n.bucket for n in s.new])
     if filed:
         rows.append(("new buckets run standalone", filed))
     w = max(len(a) for a, _ in rows)
@@ -744,10 +764,10 @@ def summary_lines(s: Summary) -> list[str]:
     if s.hit:   # the bug list's rows (``buglist``) of what this campaign found
         out += ["", f"Buckets hit ({len(s.hit)}; new first):", ""]
         out += buglist.table([{**r, "bucket": ("new " if r.get("new") else "") + r["bucket"]} for r in s.hit])
-    for m in s.new:
-        sa = m.get("standalone") or {}
-        if sa.get("ran") and not sa.get("reproduced"):
-            out.append(f"NOT REPRODUCED STANDALONE: {m['id']} ({m['kind']}): {sa.get('why')}  ({m['dir']})")
+    for n in s.new:
+        sa = n.bucket.standalone
+        if sa is not None and sa.ran and not sa.reproduced:
+            out.append(f"NOT REPRODUCED STANDALONE: {n.bucket.id} ({n.bucket.kind}): {sa.why}  ({n.dir})")
     return out
 
 
@@ -775,14 +795,13 @@ def write_junit(s: Summary, path: str) -> None:
     cases.append(f'  <testcase classname="fmin.fuzz" name="campaign {s.backend} seed {s.seed} shard {s.shard}" '
                  f'time="{s.seconds:.1f}"><system-out>{escape(f"{s.programs} programs, {got}/{of} ops")}'
                  f'</system-out></testcase>')
-    for m in s.new:
-        sa = m.get("standalone") or {}
-        alone = ("; reproduces standalone" if sa.get("reproduced") else
-                 f"; does NOT reproduce standalone: {sa.get('why')}" if sa.get("ran") else
-                 f"; not run standalone: {sa.get('why')}" if sa else "")
-        msg = f"new {m['kind']} finding ({m['owner']}): {m['key']}{alone}"
-        cases.append(f'  <testcase classname="fmin.fuzz.{escape(m["kind"])}" name={quoteattr(m["id"])}>'
-                     f'<failure message={quoteattr(msg)}>{escape(m.get("words", ""))}\n{escape(m["dir"])}</failure>'
+    for n in s.new:
+        m, sa = n.bucket, n.bucket.standalone
+        alone = ("" if sa is None else "; reproduces standalone" if sa.reproduced else
+                 f"; does NOT reproduce standalone: {sa.why}" if sa.ran else f"; not run standalone: {sa.why}")
+        msg = f"new {m.kind} finding ({m.owner}): {m.key}{alone}"
+        cases.append(f'  <testcase classname="fmin.fuzz.{escape(m.kind)}" name={quoteattr(m.id)}>'
+                     f'<failure message={quoteattr(msg)}>{escape(m.words)}\n{escape(n.dir)}</failure>'
                      f'</testcase>')
     for bid, n in sorted(s.known.items()):
         cases.append(f'  <testcase classname="fmin.fuzz.known" name={quoteattr(bid)}>'

@@ -23,11 +23,12 @@ from ..oracle.pool import Pools
 from ..oracle.property import evaluate
 from . import attachment, standalone
 from .findings import bucket_property
+from .record import Bucket
 
 SECTION = "\n" + attachment.SECTION_TITLE
 
 
-def file_reduced(reduced: str, path: str, meta: dict, outcome: dict | None, ctx, pool, ref, verdict=None) -> dict:
+def file_reduced(reduced: str, path: str, meta: Bucket, outcome: dict | None, ctx, pool, ref, verdict=None) -> dict:
     """The attachment of ``reduced`` (the reducer's script, at ``path``) and its standalone run.
     ``verdict``: a replay of the bucket's property on it, when the caller has one (recheck);
     else an order/layout bucket's property is evaluated here, once, to learn which variant
@@ -74,7 +75,7 @@ def reduced_script(bucket_dir: str) -> str | None:
     return None
 
 
-def file_bucket_dir(out: str, meta: dict, outcome: dict | None, ctx, pool, ref) -> dict:
+def file_bucket_dir(out: str, meta: Bucket, outcome: dict | None, ctx, pool, ref) -> dict:
     """The bucket just reduced into ``out`` filed in place (``campaign.reduce_bucket``): returns
     the ``attachment`` and ``standalone`` records for ``finding.json``. A filing that breaks
     leaves the reduction as it is and says why in the standalone record."""

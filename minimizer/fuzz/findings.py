@@ -35,11 +35,14 @@ import os
 import re
 import shutil
 import time
+from dataclasses import replace
 
 from ..errors import UsageError
 from ..oracle.session import text_key
+from . import record
 from .keys import bucket_key, difference, traits
 from .oracles import Finding
+from .record import Bucket, Recurred, Recheck, Reduction, Stale
 
 
 def bucket_id(key: str) -> str:
@@ -78,24 +81,20 @@ class Store:
 
     def resolve(self, key: str) -> str:
         """The key of the bucket that holds ``key``: itself, or the bucket that absorbed it."""
-        if os.path.exists(os.path.join(self.root, bucket_id(key), "finding.json")):
+        if record.exists(os.path.join(self.root, bucket_id(key))):
             return key
         if self._aliases is None:
-            self._aliases = {old: m["key"] for m in self.buckets() for old in m.get("old_keys", ())}
+            self._aliases = {old: m.key for m in self.buckets() for old in m.old_keys or ()}
         return self._aliases.get(key, key)
 
     def dir(self, key: str) -> str:
         return os.path.join(self.root, bucket_id(self.resolve(key)))
 
     def known(self, key: str) -> bool:
-        return os.path.exists(os.path.join(self.dir(key), "finding.json"))
+        return record.exists(self.dir(key))
 
-    def meta(self, key: str) -> dict | None:
-        p = os.path.join(self.dir(key), "finding.json")
-        if not os.path.exists(p):
-            return None
-        with open(p, encoding="utf-8") as f:
-            return json.load(f)
+    def meta(self, key: str) -> Bucket | None:
+        return record.load_dir(self.dir(key))
 
     def add(self, f: Finding, text: str, example_id: str, backend: str, environment: dict | None = None,
             generator: dict | None = None) -> tuple[str, bool]:
@@ -110,36 +109,35 @@ class Store:
             _write(os.path.join(d, "original.py"), f.text if f.text is not None else text)
             if f.outcome is not None:
                 _write(os.path.join(d, "outcome.json"), json.dumps(f.outcome.to_json(), indent=1, default=str))
-            m = {"id": bucket_id(f.key), **f.to_json(), "backend": backend, "first_example": example_id,
-                 "examples": [], "count": 0, "first_seen": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                 "environment": environment or {}, "generator": generator or {}, "minimized": False}
-        m.update(f.marks)
-        m["count"] += 1
-        if example_id not in m["examples"] and len(m["examples"]) < 50:
-            m["examples"].append(example_id)
-        for trait, values in (f.traits or {}).items():
-            seen = m.setdefault(trait, {})
-            for v in values:
-                seen[str(v)] = seen.get(str(v), 0) + 1
-        if m.pop("stale", None) is not None:   # seen again: whatever made it stale did not last
-            m["recurred"] = {"example": example_id, "at": time.strftime("%Y-%m-%dT%H:%M:%S")}
-        self._save(m["key"], m)
+            m = Bucket(id=bucket_id(f.key), kind=f.kind, owner=f.owner, key=f.key, words=f.words, flags=f.flags,
+                       backend=backend, first_example=example_id, examples=[], count=0,
+                       first_seen=time.strftime("%Y-%m-%dT%H:%M:%S"), environment=environment or {},
+                       generator=generator or {}, minimized=False)
+        m.mark(f.marks)
+        m.count += 1
+        if example_id not in m.examples and len(m.examples) < 50:
+            m.examples.append(example_id)
+        m.count_traits(f.traits or {})
+        if m.stale is not None:   # seen again: whatever made it stale did not last
+            m.stale = None
+            m.recurred = Recurred(example_id, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        self._save(m)
         return d, new
 
     def mark_minimized(self, key: str, summary: dict) -> None:
         m = self.meta(key)
         if m is None:
             return
-        m["minimized"] = True
-        m["reduction"] = summary
-        self._save(key, m)
+        m.minimized = True
+        m.reduction = Reduction.from_json(summary)
+        self._save(m)
 
     def mark_stale(self, key: str, reason: str, environment: dict | None = None) -> None:
         m = self.meta(key)
         if m is None:
             return
-        m["stale"] = {"reason": reason, "at": time.strftime("%Y-%m-%dT%H:%M:%S"), "environment": environment or {}}
-        self._save(key, m)
+        m.stale = Stale(reason, time.strftime("%Y-%m-%dT%H:%M:%S"), environment or {})
+        self._save(m)
 
     def mark_filed(self, key: str, attachment: dict | None, standalone: dict) -> None:
         """What filing the bucket recorded (``filing``): its attachment (what ``repro.min.py`` must
@@ -149,14 +147,13 @@ class Store:
         if m is None:
             return
         if attachment is not None:
-            m["attachment"] = attachment
-        m["standalone"] = standalone
-        self._save(key, m)
+            m.attachment = record.AttachmentRecord.from_json(attachment)
+        m.standalone = record.StandaloneRun.from_json(standalone)
+        self._save(m)
 
-    def _save(self, key: str, m: dict) -> None:
-        """``m`` into its bucket (the one of ``m["key"]``: ``key`` may be one it absorbed)."""
-        _write(os.path.join(self.root, bucket_id(m.get("key", key)), "finding.json"),
-               json.dumps(m, indent=1, default=str))
+    def _save(self, m: Bucket) -> None:
+        """``m`` into its bucket (the one of its key)."""
+        record.save_dir(os.path.join(self.root, bucket_id(m.key)), m)
 
     def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
                      environment: dict | None = None) -> None:
@@ -166,13 +163,12 @@ class Store:
         if m is None:
             return
         at = time.strftime("%Y-%m-%dT%H:%M:%S")
-        m["recheck"] = {"reproduces": reproduces, "reason": reason, "script": script, "at": at,
-                        "environment": environment or {}}
+        m.recheck = Recheck(reproduces, reason, script, at, environment or {})
         if reproduces:
-            m.pop("stale", None)
+            m.stale = None
         else:
-            m["stale"] = {"reason": f"recheck of {script}: {reason}", "at": at, "environment": environment or {}}
-        self._save(key, m)
+            m.stale = Stale(f"recheck of {script}: {reason}", at, environment or {})
+        self._save(m)
 
     def outcome(self, key: str) -> dict | None:
         p = os.path.join(self.dir(key), "outcome.json")
@@ -181,46 +177,40 @@ class Store:
         with open(p, encoding="utf-8") as f:
             return json.load(f)
 
-    def move(self, key: str, changes: dict) -> str:
-        """Give the bucket of ``key`` the finding.json ``changes`` (a new ``key`` among them):
+    def move(self, key: str, changed: Bucket) -> str:
+        """Give the bucket of ``key`` the record ``changed`` (with a new ``key``):
         it moves to the new key's directory, or, where a bucket has that key already, the two
         merge — counts added, example ids, marks, dtypes, ranks and absorbed keys joined, and the
         files of the better bucket kept (``_better``: one that reproduces, one minimized, the
         smaller minimal repro, then the first seen). The old key is recorded in ``old_keys``.
         Returns "moved", "merged" or "same"."""
         m = self.meta(key)
-        if m is None or changes.get("key", m["key"]) == m["key"]:
+        if m is None or changed.key == m.key:
             return "same"
         old_dir = self.dir(key)
-        m = {**m, **changes, "id": bucket_id(changes["key"])}
-        m["old_keys"] = _union(m.get("old_keys", []), [key])
-        new_dir = os.path.join(self.root, m["id"])
-        other = self.meta(m["key"]) if os.path.exists(os.path.join(new_dir, "finding.json")) else None
+        m = replace(changed, id=bucket_id(changed.key), old_keys=_union(changed.old_keys or [], [key]))
+        new_dir = os.path.join(self.root, m.id)
+        other = self.meta(m.key) if record.exists(new_dir) else None
         self._aliases = None
         if other is None:
-            _write(os.path.join(old_dir, "finding.json"), json.dumps(m, indent=1, default=str))
+            record.save_dir(old_dir, m)
             os.replace(old_dir, new_dir)
-            rename_bucket(new_dir, m["id"])
+            rename_bucket(new_dir, m.id)
             return "moved"
         mine = _better(m, other)
         keep = _joined(m, other) if mine else _joined(other, m)
         if mine:   # this bucket's files replace the other's
             shutil.rmtree(new_dir)
             os.replace(old_dir, new_dir)
-            rename_bucket(new_dir, m["id"])
+            rename_bucket(new_dir, m.id)
         else:
             shutil.rmtree(old_dir)
-        _write(os.path.join(new_dir, "finding.json"), json.dumps(keep, indent=1, default=str))
+        record.save_dir(new_dir, keep)
         return "merged"
 
-    def buckets(self) -> list[dict]:
-        out = []
-        for name in sorted(os.listdir(self.root)):
-            p = os.path.join(self.root, name, "finding.json")
-            if os.path.exists(p):
-                with open(p, encoding="utf-8") as f:
-                    out.append(json.load(f))
-        return out
+    def buckets(self) -> list[Bucket]:
+        return [b for name in sorted(os.listdir(self.root))
+                if (b := record.load_dir(os.path.join(self.root, name))) is not None]
 
 
 class Progress:
@@ -290,28 +280,28 @@ class Progress:
         self._f.close()
 
 
-def differs(meta: dict) -> str:
+def differs(meta: Bucket) -> str:
     """For a wrong result: what ``--mismatch-in`` holds it to ("dtype", "shape" or "values": an
     input written in place compares its values), from its key or words (``keys.difference``);
     "" for another kind."""
-    if meta.get("kind") != "mismatch":
+    if meta.kind != "mismatch":
         return ""
     what = difference(meta)
     return "values" if what == "aliasing" else what
 
 
-def reduction_flags(meta: dict) -> dict:
+def reduction_flags(meta: Bucket) -> dict:
     """The property flags a bucket is reduced under. A wrong result is held to its kind of
     difference (``--mismatch-in dtype`` ...), also for buckets stored before flags said so."""
-    flags = dict(meta.get("flags") or {})
-    if flags.get("mismatch") is True and meta.get("kind") == "mismatch":
+    flags = dict(meta.flags or {})
+    if flags.get("mismatch") is True and meta.kind == "mismatch":
         flags["mismatch"] = differs(meta)
     if isinstance(flags.get("mismatch"), str):   # stored as the kind of difference: ``--mismatch-in``
         flags["mismatch_in"] = flags.pop("mismatch")
     return flags
 
 
-def bucket_property(meta: dict, outcome: dict | None):
+def bucket_property(meta: Bucket, outcome: dict | None):
     """The property a bucket's programs must show (for reducing and rechecking it): its flags
     (``reduction_flags``), or for a failure the recorded status and signature — never "whatever
     the replay shows", which for a failure that no longer happens would be a passing run."""
@@ -319,7 +309,7 @@ def bucket_property(meta: dict, outcome: dict | None):
     flags = reduction_flags(meta)
     if flags:
         return Property.from_flags(**flags)
-    if meta.get("kind") == "failure" and outcome and outcome.get("status") not in (None, "ok"):
+    if meta.kind == "failure" and outcome and outcome.get("status") not in (None, "ok"):
         return Property((Failure.of(outcome),))
     return None
 
@@ -335,26 +325,23 @@ def merge(sources: list[str], into: str) -> dict:
         if os.path.abspath(src) == os.path.abspath(into) or not os.path.isdir(src):
             continue
         for name in sorted(os.listdir(src)):
-            sp = os.path.join(src, name, "finding.json")
-            if not os.path.exists(sp):
+            sm = record.load_dir(os.path.join(src, name))
+            if sm is None:
                 continue
-            dp = os.path.join(into, name, "finding.json")
-            with open(sp, encoding="utf-8") as f:
-                sm = json.load(f)
-            if not os.path.exists(dp):
+            dm = record.load_dir(os.path.join(into, name))
+            if dm is None:
                 shutil.copytree(os.path.join(src, name), os.path.join(into, name))
                 new += 1
                 continue
-            with open(dp, encoding="utf-8") as f:
-                dm = json.load(f)
-            if sm.get("minimized") and _better(sm, dm):   # keep the better attachment: minimized, shown standalone
+            if sm.minimized and _better(sm, dm):   # keep the better attachment: minimized, shown standalone
                 for fname in REDUCTION_FILES:
                     s = os.path.join(src, name, fname)
                     if os.path.exists(s):
                         shutil.copy(s, os.path.join(into, name, fname))
-                dm["minimized"], dm["reduction"] = True, sm.get("reduction")
-                dm.update({k: sm[k] for k in ("attachment", "standalone") if k in sm})
-            _write(dp, json.dumps(_joined(dm, sm), indent=1, default=str))
+                dm.minimized, dm.reduction = True, sm.reduction
+                dm.attachment = sm.attachment if sm.attachment is not None else dm.attachment
+                dm.standalone = sm.standalone if sm.standalone is not None else dm.standalone
+            record.save_dir(os.path.join(into, name), _joined(dm, sm))
             merged += 1
     return {"new": new, "merged": merged, "rekey": rekey(into)}
 
@@ -376,26 +363,26 @@ def rekey(root: str) -> dict:
     store = Store(root)
     before = store.buckets()
     for b in before:
-        m = store.meta(b["key"])   # as it is now: an earlier move may have merged it
+        m = store.meta(b.key)   # as it is now: an earlier move may have merged it
         if m is None:
             continue
-        if m.get("kind") in ("order-dependent", "layout-dependent"):
-            m = store.meta(_variant_to_failure(store, m) or m["key"])
-        changes = _today(store, m) or {}
-        if "dtypes" not in m:   # a bucket of an older fmin: its original's, counted once
-            t = traits(_program(_read(os.path.join(store.dir(m["key"]), "original.py"))))
-            changes.update({k: {str(v): 1 for v in vs} for k, vs in t.items()})
-        if changes.get("key", m["key"]) != m["key"]:
-            store.move(m["key"], changes)
-        elif changes:
-            store._save(m["key"], {**m, **changes})
+        if m.kind in ("order-dependent", "layout-dependent"):
+            m = store.meta(_variant_to_failure(store, m) or m.key)
+        changed = _today(store, m) or m
+        t = traits(_program(_read(os.path.join(store.dir(m.key), "original.py")))) if m.dtypes is None else {}
+        if t:   # a bucket of an older fmin: its original's, counted once
+            changed = replace(changed, **{k: {str(v): 1 for v in vs} for k, vs in t.items()})
+        if changed.key != m.key:
+            store.move(m.key, changed)
+        elif changed is not m:
+            store._save(changed)
     after = store.buckets()
     groups, moved = {}, 0
     for a in after:
-        held = [b["id"] for b in before if b["key"] == a["key"] or b["key"] in a.get("old_keys", ())]
+        held = [b.id for b in before if b.key == a.key or b.key in (a.old_keys or ())]
         if len(held) > 1:
-            groups[a["key"]] = held
-        moved += len(held) == 1 and held[0] != a["id"]
+            groups[a.key] = held
+        moved += len(held) == 1 and held[0] != a.id
     return {"buckets_before": len(before), "buckets_after": len(after), "moved": moved,
             "merged": len(before) - len(after), "groups": groups}
 
@@ -408,11 +395,11 @@ def rekey_minimized(store: Store, key: str) -> str:
     m = store.meta(key)
     if m is None:
         return key
-    changes = _today(store, m)
-    if changes and changes.get("key", m["key"]) != m["key"]:
-        store.move(m["key"], changes)
-        return changes["key"]
-    return m["key"]
+    changed = _today(store, m)
+    if changed is not None and changed.key != m.key:
+        store.move(m.key, changed)
+        return changed.key
+    return m.key
 
 
 def _read(path: str):
@@ -432,17 +419,17 @@ def _program(text: str | None):
         return None
 
 
-def _today(store: Store, m: dict) -> dict | None:
-    """The finding.json changes that bring one bucket to today's key (and, for a failure, the
-    refreshed outcome written back), or None."""
+def _today(store: Store, m: Bucket) -> Bucket | None:
+    """The bucket brought to today's key (and, for a failure, the refreshed outcome written
+    back), or None when its key stays."""
     from ..oracle.rootcause import refreshed
-    d = store.dir(m["key"])
+    d = store.dir(m.key)
     # the reducer's result: ``reduced.py`` once filed (``repro.min.py`` is then the attachment)
     reduced = next((os.path.join(d, n) for n in ("reduced.py", "repro.min.py") if os.path.exists(os.path.join(d, n))),
                    None)
-    minimized = m.get("minimized") and reduced is not None
+    minimized = m.minimized and reduced is not None
     outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
-    if m.get("kind") == "failure":
+    if m.kind == "failure":
         if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status"):
             o, text, name = o_min, _read(reduced), "outcome.min.json"
         else:
@@ -453,17 +440,17 @@ def _today(store: Store, m: dict) -> dict | None:
         if fresh != o:
             _write(os.path.join(d, name), json.dumps(fresh, indent=1, default=str))
         key = bucket_key(m, fresh, None, False)
-        if key is None or key == m["key"]:
+        if key is None or key == m.key:
             return None
-        if m["key"].startswith("reference "):   # fmin's: the words say the reference rejects it
-            return {"key": key}
-        return {"key": key, "words": f"{m.get('backend', '')} {fresh.get('status')}: {fresh.get('signature')}"}
+        if m.key.startswith("reference "):   # fmin's: the words say the reference rejects it
+            return replace(m, key=key)
+        return replace(m, key=key, words=f"{m.backend} {fresh.get('status')}: {fresh.get('signature')}")
     program = _program(_read(reduced)) if minimized else None
     key = bucket_key(m, None, program, bool(program))
-    return {"key": key} if key is not None and key != m["key"] else None
+    return replace(m, key=key) if key is not None and key != m.key else None
 
 
-def _variant_to_failure(store: Store, m: dict) -> str | None:
+def _variant_to_failure(store: Store, m: Bucket) -> str | None:
     """An order/layout bucket of an older corpus whose stored outcome (the variant's) is a
     failure: made that failure's bucket — kind ``failure``, marked ``<kind>_dependent``, its
     program the failing variant (rebuilt from its original: ``relayout`` and the example's own
@@ -475,19 +462,19 @@ def _variant_to_failure(store: Store, m: dict) -> str | None:
     from ..program.variants import relayout
     from . import generate
     from .oracles import order_variant
-    d = store.dir(m["key"])
+    d = store.dir(m.key)
     outcome = _read(os.path.join(d, "outcome.json"))
     original = _read(os.path.join(d, "original.py"))
     program = _program(original)
     if not outcome or outcome.get("status") in (None, "ok") or program is None:
         return None
-    which = m["kind"].split("-")[0]
+    which = m.kind.split("-")[0]
     try:
         if which == "layout":
             r = relayout(program)
             variant = r[0] if r else None
         else:
-            v = order_variant(program, generate.example_seed(m["first_example"]))
+            v = order_variant(program, generate.example_seed(m.first_example))
             variant = v[0] if v else None
     except Exception:
         variant = None
@@ -500,49 +487,47 @@ def _variant_to_failure(store: Store, m: dict) -> str | None:
         os.makedirs(os.path.join(d, "unvaried"), exist_ok=True)
         for f in aside:
             os.replace(os.path.join(d, f), os.path.join(d, "unvaried", f))
-    flags = dict(m.get("flags") or {})
+    flags = dict(m.flags or {})
     flags.pop(f"{which}_dependent", None)
-    m = {**m, "kind": "failure", "flags": flags, f"{which}_dependent": True, "minimized": False}
-    if "reduction" in m:
-        m["unvaried_reduction"] = m.pop("reduction")
-    store._save(m["key"], m)
-    return m["key"]
+    m = replace(m, kind="failure", flags=flags, minimized=False, **{f"{which}_dependent": True})
+    if m.reduction is not None:
+        m.unvaried_reduction, m.reduction = m.reduction, None
+    store._save(m)
+    return m.key
 
 
-def _better(a: dict, b: dict) -> bool:
+def _better(a: Bucket, b: Bucket) -> bool:
     """Is bucket ``a``'s program the one to keep rather than ``b``'s? One that reproduces (not
     stale), then one minimized, then one whose attachment was shown to reproduce standalone (what a
     maintainer runs first, worth more than an op or two fewer), with fewer ops, then the first seen."""
-    def rank(m):
-        red = m.get("reduction") or {}
-        shown = (m.get("standalone") or {}).get("reproduced") is True
-        return (bool(m.get("stale")), not m.get("minimized"), not shown, red.get("ops_after", 10 ** 9),
-                m.get("first_seen", ""))
+    def rank(m: Bucket):
+        ops_after = m.reduction.ops_after if m.reduction is not None and m.reduction.ops_after is not None \
+            else 10 ** 9
+        return (bool(m.stale), not m.minimized, not m.reproduced_standalone, ops_after, m.first_seen)
     return rank(a) < rank(b)
 
 
-def _joined(keep: dict, other: dict) -> dict:
-    """``keep``'s finding.json with ``other``'s occurrences added: count, example ids (50 at
-    most), marks, dtypes and ranks, absorbed keys; stale only when both are."""
-    out = {**keep, "count": keep.get("count", 0) + other.get("count", 0),
-           "examples": _union(keep.get("examples", []), other.get("examples", []))[:50]}
-    for mark in ("layout_dependent", "order_dependent"):
-        if other.get(mark):
-            out[mark] = True
-    for trait in ("dtypes", "ranks"):
-        if other.get(trait):
-            t = dict(keep.get(trait) or {})
-            for k, n in other[trait].items():
-                t[k] = t.get(k, 0) + n
-            out[trait] = t
-    old = _union(keep.get("old_keys", []), other.get("old_keys", []))
-    if other.get("key") and other["key"] != keep.get("key"):
-        old = _union(old, [other["key"]])
-    if old:
-        out["old_keys"] = old
-    if not other.get("stale"):
-        out.pop("stale", None)
-    return out
+def _joined(keep: Bucket, other: Bucket) -> Bucket:
+    """``keep``'s record with ``other``'s occurrences added: count, example ids (50 at most),
+    marks, dtypes and ranks, absorbed keys; stale only when both are."""
+    old = _union(keep.old_keys or [], other.old_keys or [])
+    if other.key and other.key != keep.key:
+        old = _union(old, [other.key])
+    return replace(keep, count=keep.count + other.count, examples=_union(keep.examples, other.examples)[:50],
+                   layout_dependent=True if other.layout_dependent else keep.layout_dependent,
+                   order_dependent=True if other.order_dependent else keep.order_dependent,
+                   dtypes=_added(keep.dtypes, other.dtypes), ranks=_added(keep.ranks, other.ranks),
+                   old_keys=old or keep.old_keys, stale=keep.stale if other.stale else None)
+
+
+def _added(mine: dict | None, theirs: dict | None) -> dict | None:
+    """Two counts of a trait (value -> examples) added up."""
+    if not theirs:
+        return mine
+    t = dict(mine or {})
+    for k, n in theirs.items():
+        t[k] = t.get(k, 0) + n
+    return t
 
 
 def _union(a: list, b: list) -> list:

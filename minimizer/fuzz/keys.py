@@ -26,6 +26,7 @@ from collections import Counter
 
 from ..model import DType, Program
 from ..oracle.rootcause import rootcause
+from .record import Bucket
 
 #: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place)
 DIFFERENCES = ("dtype", "shape", "values", "aliasing")
@@ -101,23 +102,23 @@ _MISMATCH = re.compile(r"^\S+ mismatch (?:(?P<what>dtype|shape|values|aliasing)(
 _WORDS = re.compile(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]")
 
 
-def difference(meta: dict) -> str:
+def difference(meta: Bucket) -> str:
     """What differs in a wrong-result bucket (``DIFFERENCES``), from its key or, for buckets
     recorded before keys said so (``nvfuser mismatch cat -> bool``), its recorded words."""
-    m = _MISMATCH.match(meta.get("key", ""))
+    m = _MISMATCH.match(meta.key or "")
     if m and m.group("what"):
         return m.group("what")
     if m and m.group("ops") == "aliased input":
         return "aliasing"
-    g = _WORDS.search(meta.get("words", ""))
+    g = _WORDS.search(meta.words or "")
     if g:
         return "dtype" if g.group(2) == g.group(4) else "shape"
     return "values"
 
 
-def dtypes_of(meta: dict) -> tuple[str | None, str | None]:
+def dtypes_of(meta: Bucket) -> tuple[str | None, str | None]:
     """(the backend's dtype, the reference's) of a wrong-dtype bucket, from its recorded words."""
-    g = _WORDS.search(meta.get("words", ""))
+    g = _WORDS.search(meta.words or "")
     return (g.group(1), g.group(3)) if g else (None, None)
 
 
@@ -130,20 +131,20 @@ def key_ops(key: str) -> list[str]:
     return [op.strip() for op in m.group("ops").split(",")]
 
 
-def bucket_key(meta: dict, outcome: dict | None, program: Program | None, minimized: bool) -> str | None:
+def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, minimized: bool) -> str | None:
     """A bucket's key by today's rules, from what the corpus stores: ``outcome`` is the stored
     outcome of ``program`` (the bucket's original, or its minimal repro when ``minimized``), as
     refreshed by ``oracle.rootcause.refreshed``. None: no rule applies (a generator bucket, a
     segmentation change — whose key needs the original run's outcome, which is not stored —
     or a failure without a failed outcome): the key stays."""
-    kind, backend = meta.get("kind"), meta.get("backend", "")
+    kind, backend = meta.kind, meta.backend
     if kind == "failure":
         if not outcome or outcome.get("status") in (None, "ok"):
             return None
-        label = "reference" if meta.get("key", "").startswith("reference ") else backend
+        label = "reference" if meta.key.startswith("reference ") else backend
         return failure_key(label, outcome)
     if kind == "mismatch":
-        ops = program_ops(program) if minimized and program is not None else key_ops(meta.get("key", ""))
+        ops = program_ops(program) if minimized and program is not None else key_ops(meta.key)
         return mismatch_key(backend, difference(meta), ops, *dtypes_of(meta))
     return None
 
