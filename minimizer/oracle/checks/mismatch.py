@@ -72,6 +72,15 @@ def random_ops(trial: Trial) -> list[str]:
     return sorted({s.op for s in prog.op_stmts() if getattr(CATALOG.get(s.call), "family", "") == "random"})
 
 
+def _inputs_after(ins, n: int) -> list:
+    """The first ``n`` inputs after an fp64 run, as the exact reference of the inputs after the
+    backend's run: floating ones in float64 (an aliased one holds the exact value written into
+    it; another one, unchanged, is exact as it is), None past the end."""
+    import torch
+    return [(ins[k].to(torch.float64) if isinstance(ins[k], torch.Tensor) and ins[k].is_floating_point()
+             else ins[k]) if k < len(ins) else None for k in range(n)]
+
+
 def _has_floating(values) -> bool:
     import torch
     return any(isinstance(v, torch.Tensor) and (v.dtype.is_floating_point or v.dtype.is_complex) for v in values)
@@ -172,7 +181,7 @@ class Mismatch(Check):
         # inputs after execute: an aliased one holds the exact value written into it (float64),
         # the others are the inputs themselves; a gapped input's whole storage: against eager
         n_plain = n_in - len(gapped)
-        exact = list(v64[1]) + [v64[0][k] if k < len(v64[0]) else None for k in range(n_plain)] + [None] * len(gapped)
+        exact = list(v64[1]) + _inputs_after(v64[0], n_plain) + [None] * len(gapped)
         ev.comparison_fp64 = judge(*both, exact, labels=labels, scale=self.scale)
         if not ev.comparison_fp64.ok:   # the rare path: are the elements that differ evidence at all?
             alts = self._alternatives(trial, n_plain, len(gapped))
@@ -194,8 +203,7 @@ class Mismatch(Check):
             finally:
                 drop_values(r)
             if v is not None:
-                alts.append(list(v[1]) + [v[0][k] if k < len(v[0]) else None for k in range(n_plain)]
-                            + [None] * n_gapped)
+                alts.append(list(v[1]) + _inputs_after(v[0], n_plain) + [None] * n_gapped)
         return alts
 
     def holds(self, o, evidence=None):
