@@ -268,3 +268,116 @@ def test_the_attachment_perturbs_the_inputs_as_the_reference_does():
     for a, t in zip(mine[:2], ins[:2]):
         assert torch.equal(a, interpret.perturbed(t.double(), g, rel))
     assert mine[2] is ins[2]
+
+
+# ---------------------------------------------------------------- end to end: --mismatch's runs
+HALF_SCAN_BACKEND = '''
+"""The reference, its half scans accumulating in half as nvFuser's scan kernel does: a legitimate
+implementation that differs from eager (a test's plugin)."""
+from minimizer.backends import register
+from minimizer.backends.reference import Reference, modules
+from minimizer.frontend.fusion_definition import reference_executor
+
+
+@register
+class HalfScan(Reference):
+    name = "halfscan"
+    summary = "the reference, its half scans accumulating in half (a test's plugin)"
+    display_name = "HalfScan"
+    auto_rank = None
+
+    def run_script(self, text, path, device, options, values_path=None):
+        return super().run_script(text, path, device, options.replace(narrow_scans=True), values_path)
+
+
+def _off_by_four(stmts, inputs, frontend, device):
+    outs = reference_executor(stmts, inputs, frontend, device)
+    outs[0].view(-1)[0] += 4
+    return outs
+
+
+@register
+class BadScan(HalfScan):
+    name = "badscan"
+    summary = "HalfScan, the first element of its first output 4 off (a test's plugin)"
+    display_name = "BadScan"
+
+    def warm(self, device):
+        info = super().warm(device)
+        self._modules = modules(_off_by_four)
+        return info
+'''
+
+# 80261ddfdeb1's fusion, its cumprod also written into an aliased input
+HALF_SCAN_ALIASED = """import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T1 = fd.define_tensor(shape=[4, 13, 4], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
+    T2 = fd.define_tensor(shape=[4, 13, 4], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
+    T4 = fd.ops.set(T1)
+    T8 = fd.ops.cumprod(T4, dim=1)
+    fd.add_output(T8)
+    fd.add_output(T8, T2)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((4, 13, 4), dtype=torch.float16, device='cpu'),
+    torch.testing.make_tensor((4, 13, 4), dtype=torch.float16, device='cpu'),
+]
+fd.execute(inputs)
+"""
+
+
+@pytest.fixture(scope="module")
+def half_scan_pools(tmp_path_factory):
+    from minimizer import plugins
+    from minimizer.oracle import Pools
+    path = tmp_path_factory.mktemp("plugin") / "half_scan_backend.py"
+    path.write_text(HALF_SCAN_BACKEND)
+    old = os.environ.get(plugins.VARIABLE)
+    os.environ[plugins.VARIABLE] = str(path)
+    try:
+        plugins.load()
+        with Pools("halfscan", "cpu", jobs=1, timeout=300) as p:
+            yield p
+    finally:
+        if old is None:
+            os.environ.pop(plugins.VARIABLE, None)
+        else:
+            os.environ[plugins.VARIABLE] = old
+
+
+def _mismatch(pools, text):
+    from minimizer.oracle.property import Mismatch, Property, evaluate
+    v = evaluate(Property((Mismatch(),)), text, "half_scan.py", pools, seed=0, all_checks=True)
+    return v, v.get(Mismatch)
+
+
+def test_mismatch_runs_the_alternatives_and_judges_aliased_inputs_on_the_rare_path(half_scan_pools):
+    """A backend whose half scans accumulate in half, on 80261ddfdeb1's fusion with its result
+    also written into an aliased input: it differs from eager (infinities kept) in the output and
+    in the input, and ``--mismatch`` says rounding, not a wrong result."""
+    v, ev = _mismatch(half_scan_pools, HALF_SCAN_ALIASED)
+    assert v.outcome.ok, v.outcome.message
+    assert not ev.comparison.ok
+    bad = {d.label for d in ev.comparison.outputs if not d.ok}
+    assert "output 0" in bad and "input 1 (after execute)" in bad, bad
+    assert ev.comparison_fp64.ok, ev.comparison_fp64.first_mismatch
+    by_label = {d.label: d for d in ev.comparison_fp64.outputs}
+    assert by_label["output 0"].excused and by_label["input 1 (after execute)"].excused
+    assert not v.holds and "rounding" in v.reason
+
+
+def test_mismatch_still_finds_a_wrong_value_on_the_rare_path(tmp_path_factory, half_scan_pools):
+    """The same backend with one element of the output wrong (its first, which every legitimate
+    scan computes exactly): a wrong result, though the alternatives were run."""
+    from minimizer.oracle import Pools
+    with Pools("badscan", "cpu", jobs=1, timeout=300) as p:
+        v, ev = _mismatch(p, HALF_SCAN_ALIASED)
+    assert v.outcome.ok, v.outcome.message
+    assert v.holds, v.reason
+    d = next(d for d in ev.comparison_fp64.outputs if d.label == "output 0")
+    assert not d.ok and d.worst == [0, 0, 0], d.reason
+    assert next(d for d in ev.comparison_fp64.outputs if d.label == "input 1 (after execute)").ok
