@@ -93,17 +93,19 @@ def beyond_tolerance(b, e, rtol, atol):
     return torch.where(close, -math.inf, torch.where(finite, err - bound, math.inf))
 
 
-def excused(pb, pe, px, alts, tolv, alts_d=None):
+def excused(pb, pe, px, alts, tolv, alts_d=None, xd=None):
     """Per element (float64 values of the output, eager, float64 and the other legitimate results
-    ``alts``): ill-conditioned — an alternative more than ``tolv`` from the float64 result, or
+    ``alts``): ill-conditioned — an alternative more than ``tolv`` from the float64 result (or
+    from ``xd``, it rounded to the output dtype), or
     (``alts_d``: the alternatives in the output dtype) NaN/inf where it is not or the other way
     round — with the output where a legitimate result may lie: within their span widened by
     SPREAD times their spread plus ``tolv``, or NaN/inf as one of them is."""
     refs = [pe, px, *alts]
     fin = [torch.isfinite(r) for r in refs]
     spread = torch.zeros_like(px)
-    for a, fa in zip(alts, fin[2:]):
-        spread = torch.maximum(spread, torch.where(fa & fin[1], (a - px).abs(), 0.0))
+    for a, fa in zip(alts, fin[2:]):   # from X, and from X rounded to D (what the tolerance is of)
+        far = torch.maximum((a - px).abs(), (a - xd).abs()) if xd is not None else (a - px).abs()
+        spread = torch.maximum(spread, torch.where(fa & fin[1], far.nan_to_num(0.0, 0.0, 0.0), 0.0))
     ill = spread > tolv
     lo = torch.stack([torch.where(f, r, math.inf) for r, f in zip(refs, fin)]).amin(0)
     hi = torch.stack([torch.where(f, r, -math.inf) for r, f in zip(refs, fin)]).amax(0)
@@ -150,7 +152,7 @@ def judge_floats(b, e, x, rtol, atol, factor, alts=()):
     exc = torch.zeros(pb.shape, dtype=torch.bool)
     if alts:
         tolv = atol + rtol * xd.abs().nan_to_num(0.0, 0.0, 0.0)
-        exc = excused(pb, pe, px, [_real(a) for a in alts], tolv, [_real(a.to(b.dtype)) for a in alts])
+        exc = excused(pb, pe, px, [_real(a) for a in alts], tolv, [_real(a.to(b.dtype)) for a in alts], xd)
         exc &= (pb != xd) & ~(torch.isnan(pb) & torch.isnan(xd))
     trusted = (ce == cxd) & ~exc
     bad_nf = trusted & (cb != cxd)                  # NaN/inf where eager and exact agree otherwise

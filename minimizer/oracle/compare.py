@@ -588,7 +588,7 @@ class _FloatTally:
         """The chunk's excused elements (counted), or None where there are none."""
         tolv = xd.abs().nan_to_num(0.0, 0.0, 0.0).mul_(self.rtol).add_(self.atol)
         ad = [self._real(a.to(self.dtype)) for a in alts]    # as the alternatives round to D
-        exc = _excused(pb, pe, px, [self._real(a) for a in alts], tolv, ad)
+        exc = _excused(pb, pe, px, [self._real(a) for a in alts], tolv, ad, xd)
         exc &= (pb != xd) & ~(torch.isnan(pb) & torch.isnan(xd))
         n = int(exc.sum())
         self.excused += n
@@ -665,9 +665,10 @@ class _FloatTally:
                        (math.inf if d.rmse_backend else 0.0))
 
 
-def _excused(pb, pe, px, alts, tolv, alts_d=None) -> torch.Tensor:
+def _excused(pb, pe, px, alts, tolv, alts_d=None, xd=None) -> torch.Tensor:
     """Per element (float64 values of B, E, X and the alternatives; ``tolv``: the tolerance at
-    each element): is it ill-conditioned — an alternative more than ``tolv`` from X, or (with
+    each element): is it ill-conditioned — an alternative more than ``tolv`` from X (or from
+    ``xd``, X rounded to the output dtype, where given), or (with
     ``alts_d``, the alternatives rounded to the output dtype) NaN/inf where X is not or the other
     way round — and does B lie where a legitimate result may: within the span of E, X and the
     alternatives widened by ``SPREAD`` times their spread plus ``tolv``, or NaN/inf as one of
@@ -675,8 +676,9 @@ def _excused(pb, pe, px, alts, tolv, alts_d=None) -> torch.Tensor:
     refs = [pe, px, *alts]
     fin = [torch.isfinite(r) for r in refs]
     spread = torch.zeros_like(px)
-    for a, fa in zip(alts, fin[2:]):
-        spread = torch.maximum(spread, torch.where(fa & fin[1], (a - px).abs(), 0.0))
+    for a, fa in zip(alts, fin[2:]):   # from X, and from X rounded to D (what the tolerance is of)
+        far = torch.maximum((a - px).abs(), (a - xd).abs()) if xd is not None else (a - px).abs()
+        spread = torch.maximum(spread, torch.where(fa & fin[1], far.nan_to_num(0.0, 0.0, 0.0), 0.0))
     ill = spread > tolv
     inf = torch.tensor(math.inf, dtype=torch.float64)
     lo = torch.stack([torch.where(f, r, inf) for r, f in zip(refs, fin)]).amin(0)
