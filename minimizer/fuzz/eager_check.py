@@ -10,6 +10,13 @@ five worst elements), and ``tests/test_attachment.py`` pins the two together on 
 pass, that round differently and that are wrong. The tolerances and factors are fmin's
 (``compare.tolerance``, ``compare.default_factor``), written into each attachment as literals.
 
+Where a check fails, the elements that differ are judged again with the other legitimate results
+of the program (``compare.judge``'s ``alternatives``: the float64 result on inputs perturbed by a
+few ulps, eager with half scans accumulating in half), computed here from the attachment's own
+``eager_reference`` and ``exact_reference``; an aliased input is judged against the float64 value
+``exact_reference`` writes into its copy of it. ``tests/test_sound_verdicts.py`` pins those to
+fmin's (the constants, the sign draws, the narrow scan) on the corpus's real examples.
+
 Everything below the marker goes into attachments verbatim (``attachment.checker_text``).
 """
 import math
@@ -96,10 +103,10 @@ def beyond_tolerance(b, e, rtol, atol):
 def excused(pb, pe, px, alts, tolv, alts_d=None, xd=None):
     """Per element (float64 values of the output, eager, float64 and the other legitimate results
     ``alts``): ill-conditioned — an alternative more than ``tolv`` from the float64 result (or
-    from ``xd``, it rounded to the output dtype), or
-    (``alts_d``: the alternatives in the output dtype) NaN/inf where it is not or the other way
-    round — with the output where a legitimate result may lie: within their span widened by
-    SPREAD times their spread plus ``tolv``, or NaN/inf as one of them is."""
+    from ``xd``, it rounded to the output dtype), or (``alts_d``: the alternatives in the output
+    dtype) NaN/inf where it is not or the other way round — with the output where a legitimate
+    result may lie: within their span widened by SPREAD times their spread plus ``tolv``, or
+    NaN/inf as one of them is (``compare._excused``, restated)."""
     refs = [pe, px, *alts]
     fin = [torch.isfinite(r) for r in refs]
     spread = torch.zeros_like(px)
