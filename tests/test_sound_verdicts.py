@@ -261,13 +261,18 @@ def test_the_attachment_states_the_same_constants():
 
 
 def test_the_attachment_perturbs_the_inputs_as_the_reference_does():
-    ins = [torch.randn(5, 3), torch.randn(4).half(), torch.arange(3)]
+    ins = [torch.randn(5, 3), torch.arange(3), torch.randn(4).half()]
+    if hasattr(torch, "float8_e4m3fn"):    # neither perturbs what the reference does not upcast
+        ins.append(torch.randn(3).to(torch.float8_e4m3fn))
+    ins.append(torch.randn(2, 2).bfloat16())
     rel = 2.0 * torch.finfo(torch.float16).eps
     mine = eager_check._perturbed(ins, 7, rel)
     g = torch.Generator().manual_seed(7)
-    for a, t in zip(mine[:2], ins[:2]):
-        assert torch.equal(a, interpret.perturbed(t.double(), g, rel))
-    assert mine[2] is ins[2]
+    for a, t in zip(mine, ins):
+        if t.dtype in (torch.float32, torch.float16, torch.bfloat16):
+            assert torch.equal(a, interpret.perturbed(t.double(), g, rel)) and not torch.equal(a, t.double())
+        else:
+            assert a is t
 
 
 # ---------------------------------------------------------------- end to end: --mismatch's runs

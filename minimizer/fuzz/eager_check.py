@@ -300,7 +300,7 @@ def _perturbed(values, seed, rel):
     g = torch.Generator().manual_seed(seed)
     out = []
     for t in values:
-        if isinstance(t, torch.Tensor) and t.is_floating_point():
+        if isinstance(t, torch.Tensor) and t.dtype in (torch.float64, torch.float32, torch.float16, torch.bfloat16):
             s = torch.randint(0, 2, tuple(t.shape), generator=g).to(torch.float64).mul_(2 * rel).sub_(rel).add_(1)
             t = t.to(torch.float64) * s.to(t.device)
         out.append(t)
