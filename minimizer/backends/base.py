@@ -32,6 +32,11 @@ class RunOptions:
     ``time_execute``    execute the last fusion this many more times, warm, and report the median
                         (``--slower``; every backend)
     ``fp64``            compute every floating value in float64 (the exact reference; ``reference``)
+    ``perturb``         with ``fp64``: every floating input moved by a few ulps of the program's narrowest
+                        floating dtype, signs drawn from this seed (0: none; ``reference``): another
+                        legitimate exact result, for the ill-conditioned elements of a wrong result
+    ``narrow_scans``    half/bfloat16 ``cumsum``/``cumprod`` accumulate in their own dtype, as a scan kernel
+                        may (``reference``)
     ``eager``           run Inductor's translation without compiling it (fuzz triage; ``inductor``)
     ``inductor_config`` Inductor config patched around every compile (``--inductor-config``; ``inductor``)
     ``standalone``      run it as a maintainer would: the script's own checks of its outputs run (a wrong
@@ -42,6 +47,8 @@ class RunOptions:
     want_values: bool = False
     time_execute: int = 0
     fp64: bool = False
+    perturb: int = 0
+    narrow_scans: bool = False
     eager: bool = False
     inductor_config: tuple[tuple[str, Any], ...] = ()
     standalone: bool = False

@@ -8,10 +8,13 @@ With ``RunOptions.fp64`` it computes the same program in float64: the exact refe
 """
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from ..frontend.fusion_definition import make_module
 from ..model import DIRECT, LEGACY
+from ..ops.scans import NARROW
 from ..program.interpret import FusionError
 from .base import Backend, RunOptions, cuda_usable, register
 from .runner import generic_classify, run_with_modules
@@ -39,12 +42,13 @@ def classify(error: BaseException) -> dict:
     return d
 
 
-def fp64_executor(stmts, inputs, frontend, device) -> list:
-    """The fp64 reference: the same program computed in float64."""
+def fp64_executor(stmts, inputs, frontend, device, perturb: int = 0) -> list:
+    """The fp64 reference: the same program computed in float64 (``perturb``: on inputs moved by
+    a few ulps, ``interpret.run``)."""
     from ..ops import Ctx
     from ..program.interpret import run as interpret
     return interpret(stmts, inputs, frontend=frontend, ctx=Ctx(device=device, generator=None, frontend=frontend),
-                     upcast=True).outputs
+                     upcast=True, perturb=perturb).outputs
 
 
 @register
@@ -74,6 +78,11 @@ class Reference(Backend):
     def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
         if not self._modules:
             self.warm(device)
-        mods = dict(self._modules) if not options.fp64 else modules(fp64_executor)
+        mods = dict(self._modules) if not options.fp64 else \
+            modules(functools.partial(fp64_executor, perturb=options.perturb))
         classes = {m.FusionDefinition for m in mods.values()}
-        return run_with_modules(text, path, mods, classes, device, options, values_path, classify)
+        token = NARROW.set(options.narrow_scans)
+        try:
+            return run_with_modules(text, path, mods, classes, device, options, values_path, classify)
+        finally:
+            NARROW.reset(token)

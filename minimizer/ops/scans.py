@@ -6,6 +6,8 @@ the value the scan starts from: ``cumsum(x, init=c)[i] = c + x[0] + ... + x[i]``
 """
 from __future__ import annotations
 
+import contextvars
+
 import torch
 
 from ..model import Ref, Stmt
@@ -50,12 +52,32 @@ def _scan(step, combine):
     return ref
 
 
+#: half/bfloat16 scans accumulate in their own dtype, rounding at every step, as a scan kernel may
+#: (nvFuser's does): ``RunOptions.narrow_scans``, another legitimate result for ``compare.judge``
+#: (eager accumulates in float, so an overflow on the way is lost there and kept here)
+NARROW = contextvars.ContextVar("narrow_scans", default=False)
+
+
+def _narrow(x, dim, combine):
+    """The scan of ``x`` along ``dim``, one rounding to ``x.dtype`` per step."""
+    acc = x.select(dim, 0)
+    out = [acc]
+    for i in range(1, x.shape[dim]):
+        acc = combine(acc, x.select(dim, i)).to(x.dtype)
+        out.append(acc)
+    return torch.stack(out, dim)
+
+
+def _narrowed(x) -> bool:
+    return NARROW.get() and x.dtype in (torch.float16, torch.bfloat16) and x.dim() > 0 and x.numel() > 0
+
+
 def _cumsum(x, dim):
-    return torch.cumsum(x, dim, dtype=x.dtype)
+    return _narrow(x, dim, torch.add) if _narrowed(x) else torch.cumsum(x, dim, dtype=x.dtype)
 
 
 def _cumprod(x, dim):
-    return torch.cumprod(x, dim, dtype=x.dtype)
+    return _narrow(x, dim, torch.mul) if _narrowed(x) else torch.cumprod(x, dim, dtype=x.dtype)
 
 
 for _name, _step, _combine in (

@@ -32,6 +32,14 @@ dtype D, with B the backend's value, E eager's and X the exact one (X_D: X round
 4. Integers and bools: B equal to E (or to X) at every element.
 docs/mismatch.md gives the measurements behind the factor and the floor.
 
+Ill-conditioned elements are no evidence (``alternatives``): where other legitimate results of the
+same program (the exact reference on inputs perturbed by a few ulps, an eager run whose scans
+accumulate in the narrow dtype) move an element by more than its tolerance — rounding followed by
+a cast to an integer, a comparison or an arg-reduction; an ill-conditioned function; accumulation
+in the narrow type — B may differ as they do: the element is *excused* when B lies within the
+span of E, X and the alternatives, widened by ``SPREAD`` times their spread (and the tolerance),
+or is NaN/inf where one of them is. Excused elements leave every measure of rules 1-4.
+
 What else counts as a mismatch: a different number of outputs, a different shape or dtype (the
 program means something else; reported with ``what`` = "shape"/"dtype"). Strides and devices are
 not compared: they are layout, not values.
@@ -80,6 +88,9 @@ TOP = 5
 #: (rtol, atol) where eager and the exact reference disagree on NaN/inf and the backend is finite
 #: (the element is ill-conditioned at the script's dtype: an intermediate overflowed in one of them)
 LOOSE = (4e-2, 4e-2)
+#: how far beyond the span of the legitimate results (eager, exact, ``alternatives``) an excused
+#: element may lie, in units of their spread: random perturbations rarely reach the extremes
+SPREAD = 2.0
 
 
 def tolerance(dtype: torch.dtype, scale: float = 1.0) -> tuple[float, float]:
@@ -145,6 +156,8 @@ class OutputDiff:
     excess_eager: float | None = None    # the same for eager
     nonfinite: int = 0                  # NaN/inf disagreements (counted in mismatched)
     untrusted: int = 0                  # elements where eager and exact disagree on NaN/inf
+    excused: int = 0                    # ill-conditioned elements within reach of a legitimate result
+    #                                     (``alternatives``): no evidence, left out of every measure
     worst_elements: list[dict] = field(default_factory=list)
     #   up to TOP of {"index", "flat", "backend", "exact", "eager", "error"[, "eager_error"]},
     #   worst first: by how much further B is from the reference than eager is
@@ -431,9 +444,10 @@ def default_factor(dtype: torch.dtype) -> float:
 
 
 def judge_one(out: Any, eager: Any, exact: Any = None, label: str = "output", *, factor: float | None = None,
-              scale: float = 1.0, chunk: int = CHUNK, top: int = TOP) -> OutputDiff:
+              scale: float = 1.0, chunk: int = CHUNK, top: int = TOP, alternatives: Sequence[Any] = ()) -> OutputDiff:
     """One output ``out`` (the backend's B) judged with eager's value ``eager`` (E) and the exact
-    reference's ``exact`` (X, or None); the rule is in the module docstring."""
+    reference's ``exact`` (X, or None); the rule is in the module docstring. ``alternatives``:
+    other legitimate values of this output (None or another shape: ignored)."""
     b, e = _as_tensor(out), _as_tensor(eager)
     x = _as_tensor(exact) if exact is not None else None
     if b is None or e is None or x is None or b.dtype != e.dtype or b.shape != e.shape:
@@ -460,16 +474,19 @@ def judge_one(out: Any, eager: Any, exact: Any = None, label: str = "output", *,
     if b.numel() == 0:
         d.rule = "equal" if not (b.dtype.is_floating_point or b.dtype.is_complex) else "within-tolerance"
         return d
+    alts = [a.detach() for a in map(_as_tensor, (v for v in alternatives if v is not None))
+            if a is not None and a.shape == b.shape]
     if b.dtype.is_floating_point or b.dtype.is_complex:
-        _judge_float(d, b, e, x, factor, chunk, top)
+        _judge_float(d, b, e, x, factor, chunk, top, alts)
     else:
-        _judge_exact(d, b, e, x, chunk, top)
+        _judge_exact(d, b, e, x, chunk, top, alts)
     return d
 
 
-def _judge_exact(d: OutputDiff, b, e, x, chunk, top) -> None:
+def _judge_exact(d: OutputDiff, b, e, x, chunk, top, alts=()) -> None:
     """Integers and bools: each element equal to eager's, or to the exact reference's (a backend
-    that computes an integer from floats more precisely than eager is not wrong)."""
+    that computes an integer from floats more precisely than eager is not wrong), or excused
+    (``_excused``: an integer from a rounded float near a boundary)."""
     d.rule = "equal"
     best = _Top(top)
     offset = 0
@@ -481,6 +498,11 @@ def _judge_exact(d: OutputDiff, b, e, x, chunk, top) -> None:
         elif px.dtype.is_floating_point:
             fx = px.to(torch.float64)
             ok |= (pb.to(torch.float64) == fx) & (fx.abs() <= 2.0 ** 53)
+        if alts and not bool(ok.all()):
+            f64 = [t.to(torch.float64) for t in (pb, pe, px)]
+            exc = _excused(*f64, [_flat(a, idx).to(torch.float64) for a in alts], torch.zeros(()), None) & ~ok
+            d.excused += int(exc.sum())
+            ok |= exc
         err = (pb.to(torch.float64) - pe.to(torch.float64)).abs()
         d.max_abs = max(d.max_abs, float(err.max()))
         m = int((~ok).sum())
@@ -498,13 +520,13 @@ def _judge_exact(d: OutputDiff, b, e, x, chunk, top) -> None:
                     f"(exact {w['exact']!r})")
 
 
-def _judge_float(d: OutputDiff, b, e, x, factor, chunk, top) -> None:
+def _judge_float(d: OutputDiff, b, e, x, factor, chunk, top, alts=()) -> None:
     """Floating and complex outputs: rules 1-3 of the module docstring. Every chunk adds to one
     ``_FloatTally``; the verdict needs the sums and maxima over the whole output, so it is taken
     only once every chunk is in."""
     tally = _FloatTally(b.dtype, d.rtol, d.atol, top)
     for idx in _pieces(b.shape, chunk):
-        tally.add(_flat(b, idx), _flat(e, idx), _flat(x, idx))
+        tally.add(_flat(b, idx), _flat(e, idx), _flat(x, idx), [_flat(a, idx) for a in alts])
     tally.record(d)
     bad = _float_verdict(d, tally, factor)
     d.worst_elements = _float_worst_elements(tally.best, b, e, x)
@@ -533,7 +555,7 @@ class _FloatTally:
         self.guard = -math.inf       # max over finite elements of |B - X| - ulp
         self.exb = self.exe = 0.0    # max over finite elements of |B - X_D| / tol, of |E - X_D| / tol
         self.max_abs = self.max_rel = 0.0
-        self.beyond_tol = self.beyond_ulp = self.nonfinite = self.untrusted = 0
+        self.beyond_tol = self.beyond_ulp = self.nonfinite = self.untrusted = self.excused = 0
         self.eager_exact = True      # E == X at every finite element so far
 
     def _real(self, t: torch.Tensor) -> torch.Tensor:
@@ -542,16 +564,17 @@ class _FloatTally:
             return torch.view_as_real(t.to(torch.complex128).contiguous()).reshape(-1)
         return t.to(torch.float64)
 
-    def add(self, pb: torch.Tensor, pe: torch.Tensor, px: torch.Tensor) -> None:
-        """One chunk of B, E and X, flattened."""
+    def add(self, pb: torch.Tensor, pe: torch.Tensor, px: torch.Tensor, alts=()) -> None:
+        """One chunk of B, E and X, flattened, and of the alternatives (``_excused``)."""
         size = pb.numel() * self.div
         xd = self._real(px.to(self.dtype))     # the exact value rounded once to D
         pb, pe, px = self._real(pb), self._real(pe), self._real(px)
+        exc = self._excused(pb, pe, px, xd, alts) if alts else None
         fin = bad_nf = None
         n_fin = size                           # the common case: all finite, no masks
-        if not (bool(torch.isfinite(pb).all()) and bool(torch.isfinite(pe).all())
-                and bool(torch.isfinite(xd).all())):
-            fin, bad_nf = self._nonfinite(pb, pe, px, xd)
+        if exc is not None or not (bool(torch.isfinite(pb).all()) and bool(torch.isfinite(pe).all())
+                                   and bool(torch.isfinite(xd).all())):
+            fin, bad_nf = self._nonfinite(pb, pe, px, xd, exc)
             n_fin = int(fin.sum())
             zero = torch.zeros((), dtype=torch.float64)   # the other elements drop out of every measure
             pb, pe, px, xd = (torch.where(fin, t, zero) for t in (pb, pe, px, xd))
@@ -561,14 +584,26 @@ class _FloatTally:
             self.best.add(score, self.offset, self.div)
         self.offset += size
 
-    def _nonfinite(self, pb, pe, px, xd) -> tuple[torch.Tensor, torch.Tensor]:
-        """Rule 1 on a chunk with a NaN or an infinity somewhere: counts the disagreements and the
-        untrusted elements; returns the mask of elements finite in all three and that of the
-        disagreements."""
+    def _excused(self, pb, pe, px, xd, alts) -> torch.Tensor | None:
+        """The chunk's excused elements (counted), or None where there are none."""
+        tolv = xd.abs().nan_to_num(0.0, 0.0, 0.0).mul_(self.rtol).add_(self.atol)
+        ad = [self._real(a.to(self.dtype)) for a in alts]    # as the alternatives round to D
+        exc = _excused(pb, pe, px, [self._real(a) for a in alts], tolv, ad, xd)
+        exc &= (pb != xd) & ~(torch.isnan(pb) & torch.isnan(xd))
+        n = int(exc.sum())
+        self.excused += n
+        return exc if n else None
+
+    def _nonfinite(self, pb, pe, px, xd, exc=None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Rule 1 on a chunk with a NaN or an infinity somewhere (or excused elements, ``exc``,
+        which leave every count): counts the disagreements and the untrusted elements; returns
+        the mask of elements finite in all three and that of the disagreements."""
         cb, ce, cxd = _cls(pb), _cls(pe), _cls(xd)
         trusted = ce == cxd
+        if exc is not None:
+            trusted &= ~exc
         bad_nf = trusted & (cb != cxd)
-        untr = ~trusted
+        untr = ~trusted if exc is None else ~trusted & ~exc
         if untr.any():
             self.untrusted += int(untr.sum())
             lr, la = self.loose
@@ -617,7 +652,7 @@ class _FloatTally:
     def record(self, d: OutputDiff) -> None:
         """The measures into ``d`` (the RMSEs and excesses only where some element was finite)."""
         d.max_abs = self.max_abs
-        d.nonfinite, d.untrusted = self.nonfinite, self.untrusted
+        d.nonfinite, d.untrusted, d.excused = self.nonfinite, self.untrusted, self.excused
         d.mismatched = self.beyond_tol + self.nonfinite
         d.max_rel = self.max_rel
         d.max_eager = self.max_e
@@ -628,6 +663,35 @@ class _FloatTally:
             d.floor = math.sqrt(self.ssu / n)
             d.ratio = (d.rmse_backend / d.rmse_eager if d.rmse_eager else
                        (math.inf if d.rmse_backend else 0.0))
+
+
+def _excused(pb, pe, px, alts, tolv, alts_d=None, xd=None) -> torch.Tensor:
+    """Per element (float64 values of B, E, X and the alternatives; ``tolv``: the tolerance at
+    each element): is it ill-conditioned — an alternative more than ``tolv`` from X (or from
+    ``xd``, X rounded to the output dtype, where given), or (with
+    ``alts_d``, the alternatives rounded to the output dtype) NaN/inf where X is not or the other
+    way round — and does B lie where a legitimate result may: within the span of E, X and the
+    alternatives widened by ``SPREAD`` times their spread plus ``tolv``, or NaN/inf as one of
+    them is?"""
+    refs = [pe, px, *alts]
+    fin = [torch.isfinite(r) for r in refs]
+    spread = torch.zeros_like(px)
+    for a, fa in zip(alts, fin[2:]):   # from X, and from X rounded to D (what the tolerance is of)
+        far = torch.maximum((a - px).abs(), (a - xd).abs()) if xd is not None else (a - px).abs()
+        spread = torch.maximum(spread, torch.where(fa & fin[1], far.nan_to_num(0.0, 0.0, 0.0), 0.0))
+    ill = spread > tolv
+    inf = torch.tensor(math.inf, dtype=torch.float64)
+    lo = torch.stack([torch.where(f, r, inf) for r, f in zip(refs, fin)]).amin(0)
+    hi = torch.stack([torch.where(f, r, -inf) for r, f in zip(refs, fin)]).amax(0)
+    reach = spread * SPREAD + tolv
+    near = torch.isfinite(pb) & (pb >= lo - reach) & (pb <= hi + reach)
+    if alts_d is not None:
+        cb = _cls(pb)
+        for a in alts_d:
+            ca = _cls(a)
+            ill |= ca != _cls(px)
+            near |= (cb != 0) & (ca == cb)
+    return ill & near
 
 
 def _nonfinite_first(score, fin, bad_nf):
@@ -706,6 +770,7 @@ def _fail_float(d: OutputDiff, b, bad: str, beyond_tol: int) -> None:
     and the worst element."""
     d.ok = False
     tol = f"; {beyond_tol} of {d.numel} beyond rtol {d.rtol:.3g}, atol {d.atol:.3g}" if beyond_tol else ""
+    tol += f" ({d.excused} ill-conditioned elements excused)" if d.excused else ""
     w = d.worst_elements[0] if d.worst_elements else None
     if w is not None:
         d.worst = w["index"]
@@ -715,14 +780,18 @@ def _fail_float(d: OutputDiff, b, bad: str, beyond_tol: int) -> None:
 
 def judge(outputs: Sequence[Any], eager: Sequence[Any], exact: Sequence[Any] | None = None, *,
           labels: Sequence[str] | None = None, factor: float | None = None, scale: float = 1.0,
-          chunk: int = CHUNK, top: int = TOP) -> Comparison:
+          chunk: int = CHUNK, top: int = TOP, alternatives: Sequence[Sequence[Any]] = ()) -> Comparison:
     """Judge each output against eager's value at the same position and, where ``exact`` has one
     (a list as long as ``eager``, or shorter; None entries allowed), the exact reference's value.
     Without ``exact`` this is ``compare(outputs, eager)``. ``scale`` multiplies the dtype
     tolerance as in ``compare``; ``factor`` is the multiplier on eager's error (None: by dtype,
-    ``default_factor``)."""
+    ``default_factor``). ``alternatives``: other legitimate runs, each a list like ``exact`` (the
+    exact reference on perturbed inputs, an eager run with narrow scans): the elements they show
+    ill-conditioned are excused where B is within their reach (module docstring)."""
     exact = list(exact) if exact is not None else []
+    alts = [list(a) for a in alternatives]
     diffs = [judge_one(o, r, exact[i] if i < len(exact) else None, labels[i] if labels else f"output {i}",
-                       factor=factor, scale=scale, chunk=chunk, top=top)
+                       factor=factor, scale=scale, chunk=chunk, top=top,
+                       alternatives=[a[i] for a in alts if i < len(a)])
              for i, (o, r) in enumerate(zip(outputs, eager))]
     return _comparison(diffs, len(outputs), len(eager))

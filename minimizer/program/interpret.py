@@ -92,13 +92,17 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
-        upcast: bool = False, free: bool | None = None) -> Result:
+        upcast: bool = False, free: bool | None = None, perturb: int = 0) -> Result:
     """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
 
     ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
     tensor is computed in float64, and a float dtype an op asks for (a cast, a reduction's or a
     creation op's ``dtype``) becomes Double: the program's arithmetic without its roundings, which
-    tells "computes something else" from "rounds differently" (see ``oracle.compare``).
+    tells "computes something else" from "rounds differently" (see ``oracle.compare``). An input
+    aliased by an output then ends as a float64 tensor holding the exact value written into it.
+    ``perturb`` (with ``upcast``): each floating input is first moved by ``PERTURB_ULPS`` of the
+    program's narrowest floating dtype, up or down by a sign drawn from this seed (``perturbed``):
+    another legitimate exact result, to tell an ill-conditioned element from a wrong one.
 
     ``free`` (unless ``keep_values``): each value leaves ``env`` after its last use
     (``last_uses``), so the peak is the live set, not every intermediate; fusion outputs and
@@ -114,6 +118,8 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     if check_inputs and len(inputs) != n_expected:
         raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
     r = _Run(inputs, n_expected, ctx or Ctx(frontend=frontend), check_inputs, upcast)
+    if upcast and perturb:
+        r.perturb = (torch.Generator().manual_seed(perturb), PERTURB_ULPS * narrowest_eps(stmts, inputs))
     for i, s in enumerate(stmts):
         try:
             out_vals = r.step(i, s)
@@ -145,6 +151,8 @@ class _Run:
         self.per_stmt: list[dict[str, Any]] = []
         self.narrowed: dict[int, dict[str, list[int]]] = {}
         self.it = iter(enumerate(inputs))
+        self.perturb: tuple[torch.Generator, float] | None = None   # (signs, relative step): ``run``
+        self.originals: dict[int, torch.Tensor] = {}   # id of an upcast input -> the caller's tensor
 
     def step(self, i: int, s: Stmt) -> dict[str, Any]:
         """Statement ``i``; returns the values it defined. An error of a reference becomes a
@@ -186,8 +194,11 @@ class _Run:
         if self.check_inputs:
             check_tensor_input(s, k, t)
         self.facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
-        if self.upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST:
-            t = t.to(torch.float64)
+        if self.upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST + (torch.float64,):
+            orig = t
+            t = perturbed(t.to(torch.float64), *self.perturb) if self.perturb else t.to(torch.float64)
+            if t is not orig:
+                self.originals[id(t)] = orig
         self.env[s.outs[0]] = t
         return {s.outs[0]: t}
 
@@ -240,6 +251,8 @@ class _Run:
         for dst, src in self.aliases:
             if dst.device.type != "meta":
                 dst.copy_(src)
+                if id(dst) in self.originals:   # the fp64 reference: the caller's input gets the exact value
+                    self.originals[id(dst)].data = dst
 
 
 #: ``run``'s default for ``free`` (``scripts/bench_memory.py`` turns it off to measure what it saves)
@@ -284,6 +297,35 @@ def last_uses(stmts: Sequence[Stmt]) -> dict[int, list[str]]:
 
 _UPCAST = (torch.float32, torch.float16, torch.bfloat16)
 _UPCAST_NAMES = ("Float", "Half", "BFloat16")
+_FLOATS = {"Double": torch.float64, "Float": torch.float32, "Half": torch.float16, "BFloat16": torch.bfloat16}
+#: how far ``run(perturb=)`` moves each floating input, in units of the narrowest dtype's eps: a
+#: few roundings, as much as a legitimate implementation's intermediates may differ by
+#: (``fuzz/eager_check.py`` restates it for an attachment; a test pins the two)
+PERTURB_ULPS = 2.0
+
+
+def narrowest_eps(stmts: Sequence[Stmt], inputs: Sequence[Any] = ()) -> float:
+    """The eps of the narrowest floating dtype the program declares or is given (float64's if
+    none): the rounding every value of it may carry."""
+    found = [t.dtype for t in inputs if isinstance(t, torch.Tensor) and t.dtype.is_floating_point]
+
+    def walk(v):
+        if isinstance(v, DType) and v.name in _FLOATS:
+            found.append(_FLOATS[v.name])
+        elif isinstance(v, tuple):
+            for x in v:
+                walk(x)
+    for st in stmts:
+        for _, v in st.args:
+            walk(v)
+    return max((torch.finfo(d).eps for d in found), default=torch.finfo(torch.float64).eps)
+
+
+def perturbed(t: torch.Tensor, signs: torch.Generator, rel: float) -> torch.Tensor:
+    """``t`` (float64) with each element times ``1 ± rel``, the signs drawn from ``signs`` on the
+    CPU (the same for every device)."""
+    s = torch.randint(0, 2, tuple(t.shape), generator=signs).to(torch.float64).mul_(2 * rel).sub_(rel).add_(1)
+    return torch.empty_like(t).copy_(t * s.to(t.device))
 
 
 def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
