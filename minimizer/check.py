@@ -19,6 +19,7 @@ from .oracle.session import Candidate, Session, Verdict as SessionVerdict, chain
 from .oracle.checks.kernels import kernel_count
 from .oracle.outcome import Outcome
 from .oracle.property import Property, Verdict, verdict_for_script
+from .oracle.runners import Checks
 from .oracle.triage import ENVIRONMENT, SCRIPT, triage
 
 
@@ -38,9 +39,9 @@ class Row:
 
 
 class LocalChecks:
-    """Scripts checked here: one pool of ``ctx.jobs`` warm workers (and one for the property's
-    extra runs), that many scripts at a time. ``--ray`` gives ``check_scripts`` a cluster runner
-    with the same ``check`` instead (``cluster.RayRunner``)."""
+    """``Checks`` (``oracle.runners``) here: one pool of ``ctx.jobs`` warm workers (and one for
+    the property's extra runs), that many scripts at a time. ``--ray`` gives ``check_scripts`` a
+    cluster runner with the same ``check`` instead (``cluster.RayRunner``)."""
 
     def __init__(self, ctx: RunContext):
         self._pools = ctx.pools(extra_jobs=1)
@@ -65,7 +66,7 @@ class LocalChecks:
 
 def check_scripts(paths: list[str], ctx: RunContext, prop: Property | None, *, refused: dict[str, str] | None = None,
                   on_start: Callable[[int], None] | None = None,
-                  runner: Callable[[int], object] | None = None) -> Iterator[Row]:
+                  runner: Callable[[int], Checks] | None = None) -> Iterator[Row]:
     """Run each script (already read: fmin can parse it) and yield its row as it completes.
     ``refused`` scripts (path -> why: they do not fit in memory) are not run: their rows say why,
     as environment failures. Scripts are judged through one ``Session`` (the same text twice

@@ -22,8 +22,10 @@ def _default_device() -> str:
         return "cpu"
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
-    """The options every command that runs scripts shares; one default backend for all of them."""
+def _add_run_options(p: argparse.ArgumentParser, plans_memory: bool = True) -> None:
+    """The options every command that runs scripts shares; one default backend for all of them.
+    ``plans_memory``: False for a command that plans no memory (``fuzz``: its ``--max-memory`` is
+    kept out of its help and refused, ``cmd_fuzz``)."""
     from .backends import help_text, names
     p.add_argument("--backend", default="auto", choices=["auto", *names()], help=help_text())
     p.add_argument("--device", choices=["cpu", "cuda"], default=None,
@@ -35,7 +37,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="torch seed set before each script runs")
     p.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
                    help="memory fmin may plan with (e.g. 8G; default: what the device has available). A script "
-                        "whose runs do not fit is refused before it runs; --jobs is lowered to what fits")
+                        "whose runs do not fit is refused before it runs; --jobs is lowered to what fits"
+                   if plans_memory else argparse.SUPPRESS)
     p.add_argument("--inductor-config", action="append", default=[], metavar="KEY=VALUE",
                    help="Inductor config for every compile (repeatable; VALUE read as JSON, else a string), "
                         "e.g. cpp.inject_relu_bug_TESTING_ONLY=accuracy")
@@ -274,7 +277,7 @@ def _add_fuzz(sub) -> None:
     """fmin fuzz: a campaign (or --replay, --recheck)."""
     z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
                                     "metamorphic oracles, and minimize each new finding into the corpus")
-    _add_run_options(z)
+    _add_run_options(z, plans_memory=False)
     z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging, "
                    "counted once the workers have started (minimizing new findings comes after)")
     z.add_argument("--max-examples", type=NON_NEGATIVE_INT, default=None, metavar="N", help="programs to run (default 100 "
@@ -446,13 +449,13 @@ def cmd_check(args) -> int:
     ctx = _context(args)
     ray_opt = _ray_options(args, ctx.device)
     prop = _property(args, ctx.backend)
-    paths, refused, workers, unreadable = _check_plan(args, ctx, prop)
+    paths, refused, run_ctx, unreadable = _check_plan(args, ctx, prop)
     if args.json:   # every script asked about has a row, the unreadable ones first
         for path, why in unreadable:
             print(unreadable_json(path, why, ctx.device, ctx.backend), flush=True)
     table = None if args.json else Table(prop, lambda line: print(line, flush=True))
     failed = failing = unjudgeable = 0
-    rows = check_scripts(paths, ctx.replace(jobs=max(1, workers)), prop, refused=refused,
+    rows = check_scripts(paths, run_ctx, prop, refused=refused,
                          on_start=_check_start(ctx, ray_opt, len(paths) - len(refused), quiet=args.json),
                          runner=_check_runner(ctx, ray_opt))
     for n, row in enumerate(rows):
@@ -474,25 +477,21 @@ def cmd_check(args) -> int:
 
 def _check_plan(args, ctx, prop):
     """Which scripts ``check`` runs: those fmin can read (the others are reported on stderr and
-    returned as (path, why)), with those that do not fit in memory refused with a reason; and how
-    many workers fit. With ``--ray`` the actors' machines, not this one, run them."""
-    unreadable, paths, refused, workers = [], [], {}, ctx.jobs
+    returned as (path, why)), with those that do not fit in memory refused with a reason; and the
+    context they run in (``--jobs`` fitted to memory). With ``--ray`` the actors' machines, not
+    this one, run them."""
+    unreadable, read = [], []
     for path in args.scripts:
         try:
-            program = _read(path)  # static check first: a script fmin cannot read is reported, not run
+            read.append((path, _read(path), None))  # static check first: a script fmin cannot read is not run
         except (ScriptError, UsageError) as e:
             print(f"fmin: {e}", file=sys.stderr)
             unreadable.append((path, str(e)))
-            continue
-        paths.append(path)
-        if args.ray is not None:
-            continue
-        mem = ctx.memory_plan(program, prop)
-        if mem.refusal:
-            refused[path] = mem.refusal
-        else:
-            workers = min(workers, mem.jobs)
-    return paths, refused, workers, unreadable
+    paths = [path for path, _, _ in read]
+    if args.ray is not None:
+        return paths, {}, ctx, unreadable
+    fit = ctx.fit_memory(read, prop)
+    return paths, fit.refused, fit.ctx, unreadable
 
 
 def _check_runner(ctx, ray_opt):
@@ -585,6 +584,9 @@ def _shard(text: str) -> tuple[int, int]:
 def cmd_fuzz(args) -> int:
     from .fuzz.campaign import CampaignOptions, default_frontend, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
+    if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
+        raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
+                         "runs, so there is no script to plan memory for; lower --jobs instead")
     oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
     bad = [o for o in oracles if o not in ORACLES]
     if bad or not oracles:
@@ -679,7 +681,6 @@ def _recheck(opt, ray_opt=None) -> int:
 
 def _replay(args, ctx, oracles) -> int:
     from .fuzz import generate
-    from .fuzz.campaign import backend_pools
     from .fuzz.oracles import judge
     from .program import to_source
     try:
@@ -694,7 +695,7 @@ def _replay(args, ctx, oracles) -> int:
         raise UsageError(str(e)) from None
     text = to_source(prog)
     sys.stdout.write(text)
-    with backend_pools(ctx, jobs=1) as (pool, ref):
+    with ctx.judging_pools(jobs=1) as (pool, ref):
         j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=ctx.backend,
                   oracles=oracles, seed=ctx.seed, example_seed=generate.example_seed(args.replay))
     o = j.outcome

@@ -466,6 +466,10 @@ def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
         session = Session(lambda cands: [SessionVerdict(True, outcome=run(c.program)) for c in cands],
                           static="strict", remember_invalid=True)
         return _isolate(al, session, good_path, bad_path, ctx, max_tests, t0, parallel=False)
+    fit = ctx.fit_memory([(good_path, good, None), (bad_path, bad, None)])
+    if fit.refused:   # a refusal starts nothing (exit 2)
+        raise IsolateError("; ".join(f"{path}: {why}" for path, why in fit.refused.items()))
+    ctx = fit.ctx
     from .progress import ProgressLine
     status = ProgressLine(ctx.quiet)
     status.starting(get_backend(ctx.backend), ctx.device, ctx.jobs,

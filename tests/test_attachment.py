@@ -394,7 +394,6 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
     (5130c4375d23, found on Triton) is a view in its reduced layout (no kernel) and a copy kernel
     in the swapped one. Filing replays its property, files the swapped layout, runs it standalone
     through the launcher, and the run shows the variant's kernel."""
-    from minimizer.fuzz.campaign import backend_pools
     from minimizer.fuzz.filing import file_reduced
     from minimizer.oracle.context import RunContext
     d = os.path.join(FINDINGS, "5130c4375d23")
@@ -403,7 +402,7 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
     with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
         reduced = f.read()
     ctx = RunContext(backend="inductor", device="cpu", jobs=1, quiet=True, timeout=300)
-    with backend_pools(ctx) as (pool, ref):
+    with ctx.judging_pools() as (pool, ref):
         filed = file_reduced(reduced, os.path.join(d, "reduced.py"), meta, None, ctx, pool, ref)
     p = parse(filed["text"])
     assert p.input_stmts()[0].arg("stride_order") == (0, 1) and p.inputs[0].strides == (1, 7)

@@ -390,7 +390,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
         def close(self):
             pass
 
-    monkeypatch.setattr(campaign, "Pool", Fake)
+    from minimizer.oracle import context
+    monkeypatch.setattr(context, "Pool", Fake)   # the campaign's pools come from its run context
     rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
                                                      corpus=str(tmp_path)))
     got = {r["key"].rsplit(" ", 1)[1]: (r["reproduces"], r["reason"]) for r in rows}

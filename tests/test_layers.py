@@ -1,7 +1,9 @@
 """The package's layers (docs/architecture.md): every top-level module or subpackage of
 ``minimizer`` imports only from layers below its own, so there is no import cycle between them and
-each concept can be read without the ones built on it. Imports are read from the source (static
-and function-local alike), not from what happens to be loaded."""
+each concept can be read without the ones built on it; and no module imports itself back through
+others inside a unit either (``oracle.outcome`` and ``oracle.rootcause`` once did, hidden by a
+function-local import). Imports are read from the source (module-level, function-local and
+``TYPE_CHECKING`` ones alike), not from what happens to be loaded."""
 import ast
 import pathlib
 from collections import defaultdict
@@ -79,3 +81,106 @@ def test_the_import_reader_sees_real_edges():
     assert level["oracle"] > level["backends"]
     edges = imports()
     assert ("backends", "minimizer/oracle/pool") in edges["oracle"]   # a real downward edge is seen
+
+
+# ---------------------------------------------------------------- circles between modules, at any depth
+def module_graph(root: pathlib.Path = ROOT) -> dict[str, set[str]]:
+    """module -> the modules of the package it names in an import (a package stands for its
+    ``__init__``). ``from P import x`` names the submodule ``P.x`` when there is one, else ``P``
+    itself; importing ``P.x`` is not counted as importing ``P`` (Python has ``P`` loading already
+    when one of its modules runs, so that edge makes no circle)."""
+    top = root.name
+    paths = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        paths[".".join(parts[:-1] if path.name == "__init__.py" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        named: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    src = ".".join(base + ([node.module] if node.module else []))
+                elif node.module and node.module.split(".")[0] == top:
+                    src = node.module
+                else:
+                    continue
+                named |= {f"{src}.{a.name}" if f"{src}.{a.name}" in paths else src for a in node.names}
+            elif isinstance(node, ast.Import):
+                named |= {a.name for a in node.names if a.name.split(".")[0] == top}
+        graph[module] = {m for m in named if m in paths and m != module}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected components of more than one
+    module (Tarjan's algorithm, iteratively: the package is deeper than Python's recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                scc = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    scc.append(w)
+                    if w == v:
+                        break
+                if len(scc) > 1:
+                    found.append(sorted(scc))
+    return found
+
+
+def test_no_import_circle_between_modules():
+    found = circles(module_graph())
+    assert found == [], "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_circle_finder_sees_circles_at_any_depth(tmp_path):
+    """A circle closed by a function-local import two packages deep, one through a package's
+    ``__init__`` and one under ``TYPE_CHECKING`` are all found; a chain without a way back is not."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a/__init__.py": "from .b import thing\n",
+        "pkg/a/b.py": "def thing():\n    from ..c.d import other\n    return other\n",
+        "pkg/c/__init__.py": "",
+        "pkg/c/d.py": "from ..a import b\nother = 1\n",
+        "pkg/e.py": "from . import f\n",
+        "pkg/f.py": "from pkg import e\n",
+        "pkg/g.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .h import H\n",
+        "pkg/h.py": "from .g import TYPE_CHECKING\nH = 1\n",
+        "pkg/i.py": "from .e import f\n",
+        "pkg/j/__init__.py": "from .k import K\n",
+        "pkg/j/k.py": "from . import L\nK = 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = circles(module_graph(tmp_path / "pkg"))
+    assert sorted(found) == [["pkg.a.b", "pkg.c.d"], ["pkg.e", "pkg.f"], ["pkg.g", "pkg.h"], ["pkg.j", "pkg.j.k"]]

@@ -1,7 +1,7 @@
 """Parsing real nvFuser output (minimizer/oracle/nvfuser_log.py).
 
 The ``logs-*`` files are stdout+stderr of ``python3 <probe>.py`` captured on an H200 with nvFuser
-0.2.36 (nvfuser_direct) and 0.2.35 (legacy nvfuser) by ``scripts/capture_nvfuser_logs.sh`` with
+0.2.36 (nvfuser_direct) and 0.2.35 (legacy nvfuser) by ``scripts/gpu.sh probes`` with
 ``NVFUSER_DUMP=segmented_fusion NVFUSER_DISABLE=parallel_compile`` (``*.parallel.log``: parallel
 compile on). ``synthetic/`` holds hand-written texts of older eras (see its README).
 """

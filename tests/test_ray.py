@@ -30,6 +30,7 @@ from minimizer.cluster import RayOptions, RayRunner  # noqa: E402
 from minimizer.fuzz import generate  # noqa: E402
 from minimizer.fuzz.campaign import CampaignOptions, run_campaign  # noqa: E402
 from minimizer.fuzz.findings import Store  # noqa: E402
+from minimizer.oracle.runners import Runner  # noqa: E402
 from minimizer.program import to_source  # noqa: E402
 
 RELU_BUG = "cpp.inject_relu_bug_TESTING_ONLY=accuracy"
@@ -72,6 +73,7 @@ def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cl
     here = run_campaign(CampaignOptions(corpus=str(tmp_path / "here"), minimize=False, **common))
     opt = CampaignOptions(corpus=str(tmp_path / "ray"), minimize=True, minimize_seconds=60, resume=True, **common)
     runner = RayRunner(opt, RayOptions(actors=2))
+    assert isinstance(runner, Runner)   # the campaign's protocol (oracle/runners.py), as LocalRunner is
     there = run_campaign(opt, runner=runner)
     assert {s.info["code"] for s in runner.slots} == {ROOT}     # the actors ran this checkout's fmin
     assert _buckets(tmp_path / "ray") == _buckets(tmp_path / "here")

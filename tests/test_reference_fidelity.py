@@ -1,7 +1,7 @@
 """The reference backend fails exactly where real nvFuser failed, and types results as it does.
 
 Ground truth: ``tests/data/nvfuser/logs-0.2.36/<probe>.log`` (and ``logs-0.2.35`` for the legacy
-probe), captured on an H200 with ``bash scripts/capture_nvfuser_logs.sh 210 $OUT`` (``29``): each
+probe), captured on an H200 with ``bash scripts/gpu.sh probes 210`` (``29``): each
 ends in ``exit: <code>`` of ``python3 <probe>.py``. The reference backend runs the same probe
 scripts on the CPU and must succeed or fail the same way."""
 import glob

@@ -37,6 +37,10 @@ def runs(tmp_path_factory):
         "unavailable": ("reduce", b("bad_reshape.py"), "--backend", "nvfuser", "--out", str(d / "u")),
         "memory": ("reduce", RMSNORM, "--backend", "reference", "--max-memory", "1M", "--out", str(d / "m")),
         "memory_check": ("check", "--backend", "reference", "--max-memory", "1M", RMSNORM),
+        "memory_isolate": ("isolate", RMSNORM, RMSNORM, "--backend", "reference", "--max-memory", "1M",
+                           "--out", str(d / "iso")),
+        "memory_fuzz": ("fuzz", "--backend", "reference", "--max-memory", "8G", "--max-examples", "1",
+                        "--corpus", str(d / "fz")),
         "lenient_test": ("reduce", b("bad_reshape.py"), "--backend", "reference", "--test",
                          f"{sys.executable} {pred}", "-q", "--out", str(d / "lt")),
         "lenient_default": ("reduce", b("bad_reshape.py"), "--backend", "reference", "-q", "--out", str(d / "ld")),
@@ -123,7 +127,38 @@ def test_a_failing_test_shows_its_output(runs):
     assert "can't open file" in res.stderr and "missing.py" in res.stderr   # the test's own words
 
 
+def test_isolate_is_planned_like_every_command_and_fuzz_refuses_max_memory(runs):
+    d, r = runs
+    res = r["memory_isolate"]
+    assert res.returncode == 2 and "not enough memory" in res.stderr and "Traceback" not in res.stderr, res.stderr
+    assert not (d / "iso" / "isolate.json").exists()
+    res = r["memory_fuzz"]   # a campaign has no script to plan for: a usage error, one line, nothing run
+    assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--max-memory" in res.stderr, res.stderr
+    assert not (d / "fz").exists()
+
+
 # ---- memory planning with fake limits (the available-memory function is a parameter)
+def test_fit_memory_lowers_jobs_to_the_largest_script_and_refuses_by_name(capsys):
+    text = open(os.path.join(BROKEN, "bad_reshape.py")).read()
+    progs = {n: parse(text.replace("(64, 64)", shape), f"{n}.py")
+             for n, shape in (("small", "(64, 64)"), ("medium", "(8192, 8192)"), ("large", "(16384, 16384)"))}
+    need = {n: plan(p, "reference", "cpu", 1, available_fn=lambda dev: 1 << 45).need for n, p in progs.items()}
+    assert 2 * need["small"] < need["medium"] < 3 * need["small"] and need["large"] > 3.5 * need["small"]
+    ctx = RunContext(backend="reference", jobs=8, available_memory=lambda dev: int(2.5 * need["medium"] / 0.9))
+    # the small script alone would lower --jobs to 5, the medium one to 2: every script fits at 2
+    fit = ctx.fit_memory([(f"{n}.py", progs[n], None) for n in ("small", "medium")])
+    assert fit.ctx.jobs == 2 and fit.refused == {} and fit.ctx.backend == "reference"
+    assert capsys.readouterr().err.count("fmin: --jobs lowered from 8 to 2") == 1   # said once
+    tight = ctx.replace(available_memory=lambda dev: int(3.5 * need["small"] / 0.9))
+    fit = tight.fit_memory([(f"{n}.py", progs[n], None) for n in ("small", "large")])
+    assert fit.ctx.jobs == 3 and list(fit.refused) == ["large.py"] and "not enough memory" in fit.refused["large.py"]
+    # --max-memory caps what the device says it has
+    assert ctx.replace(max_memory=int(1.5 * need["small"] / 0.9)).fit_memory([("s", progs["small"], None)]).ctx.jobs == 1
+    capsys.readouterr()
+    assert ctx.replace(quiet=True).fit_memory([("m", progs["medium"], None)]).ctx.jobs == 2
+    assert capsys.readouterr().err == ""   # quiet: nothing said
+
+
 def test_plan_lowers_jobs_and_refuses_with_fake_limits():
     prog = parse_file(RMSNORM)
     need = plan(prog, "reference", "cpu", 1, available_fn=lambda dev: 1 << 40).need

@@ -70,7 +70,7 @@ class NvFuser(Backend):
     display_name = "nvFuser"
     auto_rank = 0             # the compiler fmin is for, wherever it imports and a GPU is visible
     worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
-    warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/h200.md
+    warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/gpu.md
     non_kernel = frozenset({"expr_eval", "no_op"})
     reports_segments = True
 

@@ -1,6 +1,7 @@
-"""One worker slot on a Ray cluster: an actor that owns warm fmin pools (one worker of the backend
-under test, one of the reference that judges it) and runs the campaign's units of work on them —
-the same functions the local runner calls (``campaign.judge_example``, ``reduce_bucket``,
+"""One worker slot on a Ray cluster (an ``oracle.runners.Slot``): an actor that owns warm fmin
+pools (one worker of the backend under test, one of the reference that judges it:
+``RunContext.judging_pools``) and runs the campaign's units of work on them — the same functions
+the local runner calls (``campaign.judge_example``, ``reduce_bucket``,
 ``recheck_bucket``, ``property.verdict_for_script``), so what a program's verdict is never
 depends on where it ran.
 
@@ -16,7 +17,7 @@ import socket
 import tempfile
 from dataclasses import replace
 
-from ..fuzz.campaign import CampaignOptions, backend_pools, judge_example, recheck_bucket, reduce_bucket
+from ..fuzz.campaign import CampaignOptions, judge_example, recheck_bucket, reduce_bucket
 from ..oracle.pool import Request
 from ..oracle.property import verdict_for_script
 
@@ -29,7 +30,7 @@ _SCRATCH = {"original.py", ".fmin.lock"}
 class SlotActor:
     def __init__(self, opt: CampaignOptions):
         self.opt = replace(opt, ctx=opt.ctx.replace(jobs=1))
-        self._pools = backend_pools(self.opt.ctx)
+        self._pools = self.opt.ctx.judging_pools()
         self.pool, self.ref = self._pools.__enter__()
         self.pools = self.opt.ctx.pools(given={self.opt.ctx.backend: self.pool, "reference": self.ref})
         self.workdir = tempfile.mkdtemp(prefix="fmin-ray-")

@@ -126,14 +126,15 @@ class _Task:
 
 
 class RayRunner:
-    """The runner protocol of ``fuzz.campaign.LocalRunner`` (``judge``, ``reduce``, ``recheck``,
-    ``window``, ``reduce_slots``, ``describe``) plus ``check`` for ``fmin check --ray``."""
+    """A ``Runner`` for campaigns and a ``Checks`` for ``fmin check --ray`` (``oracle.runners``):
+    each unit goes to a ``SlotActor`` (a ``Slot``) by the method of the same name."""
 
     def __init__(self, opt: CampaignOptions, ray_opt: RayOptions | None = None, *, max_actors: int | None = None):
         self.opt, self.ray_opt = opt, ray_opt or RayOptions()
         self.max_actors = max_actors
         self.window = generate.CHUNK
         self.reduce_slots = 1
+        self.n = 0   # actors, once started (``__enter__``)
         self.stats: Counter = Counter()
         self.slots: list[_Slot] = []
         self.last_error: BaseException | None = None

@@ -13,7 +13,6 @@ for resuming a killed campaign) and the reports are this module's, whichever run
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -26,7 +25,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..oracle.context import RunContext
 from ..phases import Phases, recording
-from ..oracle.pool import Pool, Pools, start_workers
+from ..oracle.pool import Pools, start_workers
+from ..oracle.runners import Runner
 from ..progress import ProgressLine
 from ..program import to_source
 from . import generate, seeded
@@ -176,33 +176,12 @@ def window_for(slots: int) -> int:
     return max(generate.CHUNK, AHEAD_PER_SLOT * max(1, slots))
 
 
-@contextlib.contextmanager
-def backend_pools(ctx: RunContext, jobs: int | None = None):
-    """Warm workers for the context's backend and for the reference that judges it (one pool
-    when the backend is the reference), closed on exit."""
-    jobs = jobs or ctx.jobs
-    pool = Pool(ctx.backend, ctx.device, jobs=jobs, timeout=ctx.timeout, options=ctx.options)
-    ref = pool if ctx.backend == "reference" else Pool("reference", ctx.device, jobs=jobs, timeout=ctx.timeout)
-    try:
-        yield pool, ref
-    finally:
-        if ref is not pool:
-            ref.close()
-        pool.close()
-
-
 # ---------------------------------------------------------------- where the work runs
 class LocalRunner:
-    """Where a campaign's work runs, on this machine: warm pools of ``jobs`` workers for the
-    backend and the reference, ``jobs`` programs judged at a time, one bucket reduced at a time
-    (the reducer's own parallel windows use the ``jobs`` workers).
-
-    The runner protocol (``cluster.RayRunner`` is the other one): ``judge(example, text)``,
-    ``reduce(key, meta, outcome, bucket_dir)`` and ``recheck(job)`` return futures of what
-    ``judge_example``, ``reduce_bucket`` and ``recheck_bucket`` return; ``window`` is how many
-    programs the campaign keeps submitted ahead of the one it waits for, ``reduce_slots`` how
-    many buckets it reduces at once, ``n`` how many slots judge at once; ``describe()`` a line for
-    the summary ("" here)."""
+    """A ``Runner`` (``oracle.runners``; ``cluster.RayRunner`` is the other one) on this machine:
+    the run context's warm pools of ``jobs`` workers for the backend and the reference
+    (``RunContext.judging_pools``), ``jobs`` programs judged at a time, one bucket reduced at a
+    time (the reducer's own parallel windows use the ``jobs`` workers); ``describe()`` is ""."""
 
     def __init__(self, opt: CampaignOptions):
         self.opt = opt
@@ -217,7 +196,7 @@ class LocalRunner:
             get_backend(self.opt.ctx.backend), self.opt.ctx.device, self.n,
             f"(+ as many reference workers) for {self.n} judging slot(s)"
             if self.opt.ctx.backend != "reference" else f"for {self.n} judging slot(s)")
-        self._pools = backend_pools(self.opt.ctx)
+        self._pools = self.opt.ctx.judging_pools()
         self.pool, self.ref = self._pools.__enter__()
         self.warm_up()
         self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
@@ -258,7 +237,7 @@ class LocalRunner:
         return ""
 
 
-def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
+def run_campaign(opt: CampaignOptions, runner: Runner | None = None) -> Summary:
     """Run one campaign; findings land in ``opt.corpus``. Never raises for a finding. ``runner``:
     where programs are judged and buckets reduced (default: ``LocalRunner``, this machine's
     pools); generating, bucketing and the corpus stay here."""
@@ -673,7 +652,7 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
     return out
 
 
-def recheck(opt: CampaignOptions, runner=None) -> list[dict]:
+def recheck(opt: CampaignOptions, runner: Runner | None = None) -> list[dict]:
     """Replay every bucket of the context's backend in the corpus under its property — its minimal
     repro when it has one, else its original — and record whether it still reproduces (after an
     nvFuser upgrade: which findings are fixed; after a change to fmin's reference: which were

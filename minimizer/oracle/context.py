@@ -9,11 +9,13 @@ campaign's seed and corpus) stays in that command's options.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from ..backends import RunOptions
+from ..progress import ProgressLine
 from .pool import Pool, Pools, Request
 
 
@@ -52,6 +54,20 @@ class RunContext:
         return Pool(backend or self.backend, self.device, jobs=jobs or self.jobs, timeout=self.timeout,
                     options=self.options)
 
+    @contextlib.contextmanager
+    def judging_pools(self, jobs: int | None = None) -> Iterator[tuple[Pool, Pool]]:
+        """``(pool, ref)``: warm workers for the backend and for the reference that judges it (one
+        pool when the backend is the reference), closed on exit — what a fuzz campaign's runner
+        (and each of its remote slots) judges and reduces on."""
+        pool = self.pool(jobs=jobs)
+        ref = pool if self.backend == "reference" else self.pool("reference", jobs=jobs)
+        try:
+            yield pool, ref
+        finally:
+            if ref is not pool:
+                ref.close()
+            pool.close()
+
     def pools(self, *, jobs: int | None = None, given: dict | None = None, extra_jobs: int | None = None) -> Pools:
         """The command's pools: the backend under test, and those its checks ask for, started on
         first use (``given``: warm pools of the caller, used and left open)."""
@@ -59,6 +75,24 @@ class RunContext:
                      given=given, extra_jobs=extra_jobs)
 
     # ---- memory ----
+    def fit_memory(self, scripts: Iterable[tuple], prop=None) -> "MemoryFit":
+        """The one place a command's ``--jobs`` is fitted to memory, before any worker starts.
+        ``scripts``: ``(name, program, info)`` for each script the command runs side by side
+        (``info``: its static check, or None); ``prop``: the property whose checks add runs. A
+        script whose runs do not fit even alone is refused (by name, with the sentence the user
+        sees: each command decides what a refusal does); ``--jobs`` is lowered to what fits the
+        largest of the others, said once on stderr. Planned against ``--max-memory`` where given."""
+        jobs, refused, note = self.jobs, {}, None
+        for name, program, info in scripts:
+            p = self.memory_plan(program, prop, info=info)
+            if p.refusal:
+                refused[name] = p.refusal
+            elif p.jobs < jobs:
+                jobs, note = p.jobs, p.note
+        if note:
+            ProgressLine(self.quiet).note(f"fmin: {note}")
+        return MemoryFit(self.replace(jobs=jobs), refused, note)
+
     def memory_plan(self, program, prop=None, info=None, jobs: int | None = None):
         """``oracle.memory.plan`` for one script under ``prop`` (the runs its checks add: the
         reference, its fp64 variant), with ``info`` when the caller has the static check's
@@ -70,4 +104,13 @@ class RunContext:
                     available_fn=self.available_memory, cap=self.max_memory, info=info)
 
 
-__all__ = ["RunContext"]
+@dataclass(frozen=True)
+class MemoryFit:
+    """What ``RunContext.fit_memory`` decided: the context to run with (``jobs`` lowered to what
+    fits), the scripts refused (name -> why) and the note said about the lowering (None: none)."""
+    ctx: RunContext
+    refused: dict
+    note: str | None = None
+
+
+__all__ = ["MemoryFit", "RunContext"]

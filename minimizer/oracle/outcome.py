@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from ..segments import SegmentGraph
+from .rootcause import rootcause
 
 STATUSES = ("ok", "error", "crash", "timeout")
 
@@ -71,7 +72,6 @@ def outcome_key(o: Outcome | None) -> tuple:
     scheduler multiset."""
     if o is None:
         return ("not run",)
-    from .rootcause import rootcause
     scheds = tuple(sorted(str(s).strip().lower() for s in o.schedulers)) if o.schedulers is not None else None
     return (o.status, rootcause(o), o.segments, scheds)
 

@@ -16,17 +16,15 @@ has none.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .. import backends
 
-if TYPE_CHECKING:
-    from .outcome import Outcome
 
-
-def rootcause(o: "Outcome | dict | None") -> str | None:
-    """The root cause of a failed run (an ``Outcome`` or its stored JSON), None for one that did
-    not fail."""
+def rootcause(o: Any) -> str | None:
+    """The root cause of a failed run (an ``outcome.Outcome``, or its stored JSON), None for one
+    that did not fail. Read by field name (``status``, ``signature``, ``backend``, ``message``), so
+    this module needs nothing of ``outcome``, which builds on it (``outcome_key``)."""
     if o is None:
         return None
     get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)

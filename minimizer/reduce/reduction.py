@@ -63,16 +63,12 @@ UPGRADED = ("the script uses the legacy `nvfuser` frontend, which this nvFuser n
 
 
 def _fit_memory(original: Original, prop_flags: Property | None, ctx: RunContext) -> int:
-    """The workers that fit in memory; raises Refused (exit 2) when not even one run does: a
-    script with gigabyte inputs is refused with a sentence before anything runs, instead of
-    getting the workers SIGKILLed."""
-    p = ctx.memory_plan(original.program, prop_flags, info=original.info)
-    if p.refusal:
-        raise Refused("environment", p.refusal)
-    if p.note and not ctx.quiet:
-        import sys
-        print(f"fmin: {p.note}", file=sys.stderr)
-    return p.jobs
+    """The workers that fit in memory (``RunContext.fit_memory``); raises Refused (exit 2) when
+    not even one run does: nothing runs, nothing is written."""
+    fit = ctx.fit_memory([(original.path, original.program, original.info)], prop_flags)
+    if fit.refused:
+        raise Refused("environment", fit.refused[original.path])
+    return fit.ctx.jobs
 
 
 def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: ReduceOptions | None = None, *,
