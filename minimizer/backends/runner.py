@@ -178,6 +178,9 @@ def _add_outputs(result: dict, last: dict, values_path: str | None) -> None:
     on the CPU, for fmin to compare."""
     result["status"] = "ok"
     result["outputs"] = [describe(o) for o in last["outputs"]]
+    undefined = getattr(last["fd"], "undefined", None)   # fmin's FusionDefinition: the value rules broken
+    if undefined:
+        result["undefined"] = [v.to_json() for v in undefined]
     if values_path:
         torch.save({"inputs": [_on_cpu(v) for v in last["inputs"]],
                     "outputs": [_on_cpu(v) for v in last["outputs"]],

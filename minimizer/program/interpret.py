@@ -92,7 +92,7 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
-        upcast: bool = False, free: bool | None = None) -> Result:
+        upcast: bool = False, free: bool | None = None, watch=None) -> Result:
     """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
 
     ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
@@ -107,6 +107,9 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     A ``FusionError`` carries the statement it comes from and, with ``keep_values``, what was
     computed before it (``FusionError.partial``).
 
+    ``watch(i, stmt, spec, args, results)``: called after every op with its resolved arguments
+    and results (``validity.ValueWatch``: the rules that need values, on a real run).
+
     A fusion without outputs is an error (``EMPTY_FUSION``), raised after its statements ran."""
     n_expected = input_count(stmts)
     free = FREE_DEAD_VALUES if free is None else free
@@ -114,6 +117,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     if check_inputs and len(inputs) != n_expected:
         raise FusionError(f"Expected {n_expected} inputs but got {len(inputs)}", "input")
     r = _Run(inputs, n_expected, ctx or Ctx(frontend=frontend), check_inputs, upcast)
+    r.watch = watch
     for i, s in enumerate(stmts):
         try:
             out_vals = r.step(i, s)
@@ -145,6 +149,7 @@ class _Run:
         self.per_stmt: list[dict[str, Any]] = []
         self.narrowed: dict[int, dict[str, list[int]]] = {}
         self.it = iter(enumerate(inputs))
+        self.watch = None
 
     def step(self, i: int, s: Stmt) -> dict[str, Any]:
         """Statement ``i``; returns the values it defined. An error of a reference becomes a
@@ -156,7 +161,8 @@ class _Run:
             define = self.DEFINITIONS.get(s.call)
             if define is not None:
                 return define(self, i, s)
-            return _run_op(spec, s, i, self.resolve, self.ctx, self.env, self.facts, self.narrowed, self.upcast)
+            return _run_op(spec, s, i, self.resolve, self.ctx, self.env, self.facts, self.narrowed, self.upcast,
+                           self.watch)
         except FusionError:
             raise
         except (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError) as e:
@@ -286,7 +292,8 @@ _UPCAST = (torch.float32, torch.float16, torch.bfloat16)
 _UPCAST_NAMES = ("Float", "Half", "BFloat16")
 
 
-def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
+def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False,
+            watch=None) -> dict[str, Any]:
     kw = {}
     given = dict(s.args)
     for p in spec.params_for(ctx.frontend):
@@ -321,6 +328,8 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
                     kw[name] = kw[name].narrow(d, 0, 1)
     result = spec.ref(ctx, **kw)
     results = tuple(result) if spec.n_outputs != 1 else (result,)
+    if watch is not None:
+        watch(i, s, spec, kw, results)
     if spec.n_outputs > 1 and len(results) != spec.n_outputs:
         raise FusionError(f"fd.ops.{spec.name} produced {len(results)} values, expected {spec.n_outputs}",
                           "runtime", i)
