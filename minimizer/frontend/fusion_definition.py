@@ -90,7 +90,11 @@ def reference_executor(stmts, inputs, frontend, device) -> list:
     from ..program.validity import ValueWatch
     ctx = Ctx(device=device, generator=None, frontend=frontend)
     watch = ValueWatch()
-    out = Outputs(interpret(stmts, inputs, frontend=frontend, ctx=ctx, watch=watch).outputs)
+    try:
+        out = Outputs(interpret(stmts, inputs, frontend=frontend, ctx=ctx, watch=watch).outputs)
+    except Exception as e:   # torch refuses some of what the rules forbid (an integer division by 0 on the CPU)
+        e.undefined = tuple(watch.found)
+        raise
     out.undefined = tuple(watch.found)
     return out
 

@@ -107,8 +107,9 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     A ``FusionError`` carries the statement it comes from and, with ``keep_values``, what was
     computed before it (``FusionError.partial``).
 
-    ``watch(i, stmt, spec, args, results)``: called after every op with its resolved arguments
-    and results (``validity.ValueWatch``: the rules that need values, on a real run).
+    ``watch(i, stmt, spec, args, results)``: called for every op with its resolved arguments,
+    before it runs (``results`` None) and after (``validity.ValueWatch``: the rules that need
+    values, on a real run).
 
     A fusion without outputs is an error (``EMPTY_FUSION``), raised after its statements ran."""
     n_expected = input_count(stmts)
@@ -326,6 +327,8 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
             for name, dims in cut.items():
                 for d in dims:
                     kw[name] = kw[name].narrow(d, 0, 1)
+    if watch is not None:
+        watch(i, s, spec, kw, None)   # before: a reference may raise on what the rules forbid
     result = spec.ref(ctx, **kw)
     results = tuple(result) if spec.n_outputs != 1 else (result,)
     if watch is not None:

@@ -293,21 +293,24 @@ def _int_operand(v) -> torch.Tensor | None:
 
 class ValueWatch:
     """The value rules, checked during a real reference run: ``interpret.run(watch=w)`` calls
-    ``w(i, stmt, spec, args, results)`` after every op with its resolved arguments and results.
-    ``found`` lists each rule broken, once per statement and rule."""
+    ``w(i, stmt, spec, args, results)`` for every op with its resolved arguments, before it runs
+    and with its results. ``found`` lists each rule broken, once per statement and rule."""
 
     def __init__(self):
         self.found: list[Violation] = []
 
     def __call__(self, i: int, s: Stmt, spec, args: dict[str, Any], results) -> None:
+        """Called before the op runs (``results`` None: the division rule, which torch enforces on
+        the CPU by raising) and after it."""
         name = spec.name
         try:
-            if name in _SHIFTS:
+            if results is None:
+                if name in _DIVISIONS:
+                    self._division(i, s, args)
+            elif name in _SHIFTS:
                 self._shift(i, s, args)
             elif name in _ARITH:
                 self._overflow(i, s, spec, args, results)
-            elif name in _DIVISIONS:
-                self._division(i, s, args)
             elif name == "cast":
                 self._cast(i, s, args, results)
         except (RuntimeError, TypeError, ValueError):   # a check that cannot run judges nothing
