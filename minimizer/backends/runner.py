@@ -99,6 +99,8 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
         # IndentationError is no "inductor runtime" failure)
         how = {"script": generic_classify, "definition": classify_definition or classify}.get(where, classify)
         _add_error(result, error, how, where, path)
+        if getattr(error, "undefined", None):   # the value rules the run broke before it failed
+            result["undefined"] = [v.to_json() for v in error.undefined]
     elif not rec.calls:
         result.update({"status": "error", "error_kind": "no-execute",
                        "signature": "fmin: the script never called fd.execute",
@@ -178,6 +180,9 @@ def _add_outputs(result: dict, last: dict, values_path: str | None) -> None:
     on the CPU, for fmin to compare."""
     result["status"] = "ok"
     result["outputs"] = [describe(o) for o in last["outputs"]]
+    undefined = getattr(last["fd"], "undefined", None)   # fmin's FusionDefinition: the value rules broken
+    if undefined:
+        result["undefined"] = [v.to_json() for v in undefined]
     if values_path:
         torch.save({"inputs": [_on_cpu(v) for v in last["inputs"]],
                     "outputs": [_on_cpu(v) for v in last["outputs"]],

@@ -79,9 +79,24 @@ _VECTOR_OPS = {"shape"}
 Executor = Callable[[Sequence[Stmt], Sequence[Any], str, Any], list]
 
 
+class Outputs(list):
+    """What ``execute`` returns: the outputs, and what an executor learnt about the program's
+    values besides (``undefined``: the value rules of ``program.validity`` the run broke)."""
+    undefined: tuple = ()
+
+
 def reference_executor(stmts, inputs, frontend, device) -> list:
+    """The reference: the interpreter on real tensors, watching the rules that need values."""
+    from ..program.validity import ValueWatch
     ctx = Ctx(device=device, generator=None, frontend=frontend)
-    return interpret(stmts, inputs, frontend=frontend, ctx=ctx).outputs
+    watch = ValueWatch()
+    try:
+        out = Outputs(interpret(stmts, inputs, frontend=frontend, ctx=ctx, watch=watch).outputs)
+    except Exception as e:   # torch refuses some of what the rules forbid (an integer division by 0 on the CPU)
+        e.undefined = tuple(watch.found)
+        raise
+    out.undefined = tuple(watch.found)
+    return out
 
 
 class FusionDefinition:
@@ -174,6 +189,8 @@ class FusionDefinition:
         FusionDefinition.last = self
         self.outputs = None
         self.outputs = type(self).executor(self.stmts, list(inputs), self.frontend, dev)
+        #: the value rules this run broke (``program.validity``), where the executor watches them
+        self.undefined = tuple(getattr(self.outputs, "undefined", ()))
         return self.outputs
 
 

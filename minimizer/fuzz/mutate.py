@@ -7,8 +7,9 @@ thing the generative findings showed nvFuser is sensitive to (shapes, broadcast 
 extents, dtypes, layouts, input order, contiguity, unused inputs, a repeated operand, an op of the
 same catalog family, an inserted cast or ``segment_set``, an output written into an input, a
 duplicated branch, a cut sub-graph). A mutation only *proposes*: ``apply`` keeps a result only if
-the static check accepts it (an invalid mutation is discarded, never a finding), so each mutation
-can be a plain description of its edit. The edits are the program model's (``program.edits``,
+the static check accepts it, the rules of ``program.validity`` included (an invalid mutation is
+discarded, never a finding), so each mutation can be a plain description of its edit; those that
+would often break a rule (a dtype changed under an aliased write) stay away from it. The edits are the program model's (``program.edits``,
 ``program.variants``) and the reduction passes' (``reduce.passes``: resizing every use of an
 extent, declaring an input from a meta tensor, cutting a region to inputs) — one home each.
 """
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from .. import dtypes
 from ..model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
 from ..ops.registry import CATALOG, lookup
-from ..program import edits, static, variants
+from ..program import edits, static, validity, variants
 from ..reduce.passes import CutAtIntermediate, DropOutputs, ValueToInput
 from ..reduce.passes.common import bcast_flags, tensor_input
 from ..reduce.passes.shapes import resize, sites
@@ -135,8 +136,10 @@ def broadcast(data, p, info):
 
 
 def dtype(data, p, info):
-    """One floating input in another floating dtype."""
-    got = _pick(data, [x for x in _tensor_inputs(p, info) if x[2].dtype in FLOATS], "input")
+    """One floating input in another floating dtype; not an input an output is written into (the
+    written value keeps its dtype: ``alias-dtype``)."""
+    got = _pick(data, [x for x in _tensor_inputs(p, info) if x[2].dtype in FLOATS and x[1] not in _written(p)],
+                "input")
     if got is None:
         return None
     i, _, a, _ = got
@@ -202,8 +205,10 @@ def _append(p: Program, stmt: Stmt) -> Program:
 
 
 def repeat_operand(data, p, info):
-    """``cat([x, x])`` of a value of the fusion, made an output."""
-    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].ndim >= 1], "value")
+    """``cat([x, x])`` of a value of the fusion, made an output; not of a value computed from an
+    input an output is written into (``cat`` would read it where it is not written: ``alias-read``)."""
+    near = set().union(*(validity.computed_from(p, info, x)[0] for x in validity.aliased_inputs(p)))
+    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].ndim >= 1 and x[1] not in near], "value")
     if got is None:
         return None
     _, name, t = got
@@ -257,10 +262,11 @@ def swap_op(data, p, info):
     return p.replace(stmts=tuple(stmts))
 
 
-def _insert_after(data, p, info, make, floating: bool = False) -> Program | None:
+def _insert_after(data, p, info, make, floating: bool = False, avoid=frozenset()) -> Program | None:
     """``y = make(x)`` right after ``x`` is bound, every later use of ``x`` reading ``y`` (``x`` a
-    floating tensor where ``floating``)."""
-    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].dtype.is_floating_point or not floating], "value")
+    floating tensor where ``floating``, not one of ``avoid``)."""
+    got = _pick(data, [x for x in _tensor_values(p, info) if (x[2].dtype.is_floating_point or not floating)
+                       and x[1] not in avoid], "value")
     if got is None:
         return None
     i, name, t = got
@@ -277,26 +283,36 @@ def cast(data, p, info):
     """A cast inserted after a floating value (to a floating dtype: an int or bool value cast to
     a float would reach ops the catalog has no float kernel for)."""
     d = data.draw(st.sampled_from(FLOATS), label="to")
+    written = {v for vs in validity.aliased_inputs(p).values() for v in vs}   # their dtype is the input's
     return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.cast", (("arg", Ref(x)), ("dtype", DType(d))),
-                                                             npos=1), floating=True)
+                                                             npos=1), floating=True, avoid=written)
 
 
 def segment_set(data, p, info):
-    """A ``segment_set`` inserted after a value: a segment boundary where the seed had none."""
-    return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.segment_set", (("x", Ref(x)),), npos=1))
+    """A ``segment_set`` inserted after a value: a segment boundary where the seed had none; not
+    between an input an output is written into and that write (``alias-read``)."""
+    near = set().union(*(validity.computed_from(p, info, x)[0] for x in validity.aliased_inputs(p)))
+    return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.segment_set", (("x", Ref(x)),), npos=1),
+                         avoid=near)
 
 
 def alias_output(data, p, info):
-    """A value written into an input of its shape and dtype (``add_output(v, alias_input=x)``),
-    never an input already written: two writes into one input have no defined order (nvFuser
-    says none; the reference would keep the last), so a mutant with two gave a wrong-result
-    bucket that was fmin's (5d21e4596d42, 40 examples in one H200 campaign)."""
-    written = {r.name for s in p.stmts if s.is_output and isinstance(r := s.arg("alias_input"), Ref)}
-    # an input with stride-0 (expanded) dims cannot be written in place: torch refuses it
-    ins = {(tuple(t.shape), t.dtype): n for _, n, a, t in _tensor_inputs(p, info)
-           if 0 not in a.strides and n not in written}
-    vals = [(n, ins[(tuple(t.shape), t.dtype)]) for i, n, t in _tensor_values(p, info)
-            if p.stmts[i].is_op and (tuple(t.shape), t.dtype) in ins]
+    """A value written into an input of its shape and dtype (``add_output(v, alias_input=x)``)
+    that the validity rules allow (``program.validity``): never an input already written (two
+    writes have no order), nor one with stride-0 (expanded) dims (torch refuses the in-place
+    write), and, where the fusion reads the input, only a value computed elementwise from it
+    while everything computed from it is elementwise (batch norm's running statistics): a
+    reader elsewhere may see the write or not."""
+    written = validity.aliased_inputs(p)
+    vals = []
+    for _, x, a, t in _tensor_inputs(p, info):
+        if 0 in a.strides or x in written:
+            continue
+        cone, bad = validity.computed_from(p, info, x)
+        if len(cone) > 1 and bad:
+            continue
+        vals += [(n, x) for i, n, v in _tensor_values(p, info) if p.stmts[i].is_op
+                 and (tuple(v.shape), v.dtype) == (tuple(t.shape), t.dtype) and (len(cone) == 1 or n in cone)]
     got = _pick(data, vals, "value")
     if got is None:
         return None
@@ -371,7 +387,7 @@ def apply(data, p: Program, info, name: str) -> tuple[Program, object] | None:
     if q is None or q == p:
         return None
     try:
-        return q, static.check(q)
+        return q, static.check(q, rules=validity.STATIC_RULES)
     except Exception:
         return None
 

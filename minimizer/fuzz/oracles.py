@@ -88,6 +88,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
     with rec.timed("oracle run"):
         o = pool.run(Request(text, path, RunOptions(seed=seed, want_values=diff)))
     found: list[Finding] = []
+    skipped = None
     try:
         if not o.ok:
             with rec.timed("oracle failure"):
@@ -97,7 +98,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
             return Judged(o, [f] if "failure" in oracles else [])
         if diff:
             with rec.timed("oracle differential"):
-                f = _differential(program, o, text, path, seed, pools, backend)
+                f, skipped = _differential(program, o, text, path, seed, pools, backend)
             if f:
                 found.append(f)
     finally:
@@ -114,7 +115,7 @@ def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: st
             found.append(f)
     for f in found:
         f.traits = f.traits or traits(program)
-    return Judged(o, found)
+    return Judged(o, found, skipped=skipped)
 
 
 def _failure(o: Outcome, text, path, seed, ref_pool, backend, program=None) -> Finding | None:
@@ -122,7 +123,10 @@ def _failure(o: Outcome, text, path, seed, ref_pool, backend, program=None) -> F
         return None
     if backend != "reference":
         r = ref_pool.run(Request(text, path, RunOptions(seed=seed)))
-        if not r.ok:   # the generator made something its own reference rejects
+        # the generator made something its own reference rejects; not where the reference fails
+        # on values no rule defines (``Outcome.undefined``: torch raises on an integer division
+        # by zero): the program is well formed, and the backend's failure is the backend's
+        if not r.ok and not r.undefined:
             return Finding("failure", "fmin", failure_key("reference", r),
                            f"the generated program fails on the reference backend too: {r.signature}", {}, r,
                            traits=traits(program))
@@ -156,11 +160,22 @@ def _producer(program: Program, output_index: int) -> str:
     return "?"
 
 
-def _differential(program, o: Outcome, text, path, seed, pools: Pools, backend) -> Finding | None:
+def _differential(program, o: Outcome, text, path, seed, pools: Pools, backend) -> tuple[Finding | None, str | None]:
+    """The mismatch finding, if any, and why the outputs were not judged: a program whose reference
+    run breaks a value rule (``program.validity``: an integer overflow, a shift out of range ...)
+    has no single right result, so no difference of its outputs is a finding."""
     v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, outcome=o, program=program)
+    ev = v.get(Mismatch)
+    ref = ev.reference if isinstance(ev, MismatchEvidence) else None
+    if ref is not None and ref.undefined:
+        first = ref.undefined[0]
+        return None, f"invalid: {first.get('rule')}: {first.get('message')}"
+    return _mismatch(program, v, ev, o, text, path, seed, pools, backend), None
+
+
+def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backend) -> Finding | None:
     if not v.holds:
         return None
-    ev = v.get(Mismatch)
     comp = ev.comparison if isinstance(ev, MismatchEvidence) else None
     outs = comp.outputs if comp else []
     bads = [k for k, d in enumerate(outs) if not d.ok and not _index_typed(program, d, k)]

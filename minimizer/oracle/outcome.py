@@ -33,6 +33,9 @@ class Outcome:
     graph: dict | None = None         # the segment graph (``segments.SegmentGraph`` as JSON), where known
     storages: dict | None = field(default=None, repr=False)  # input index -> its whole storage, once loaded
     max_rss: int | None = None        # the worker's peak resident memory so far, bytes (a fresh worker: this run's)
+    #: the value rules of ``program.validity`` the run broke (the reference watches them), as
+    #: ``Violation.to_json``: such a program has no single right result
+    undefined: list[dict] | None = None
 
     @property
     def ok(self) -> bool:

@@ -139,12 +139,14 @@ class Session:
     statement) or None (no static check: the caller vouches for its programs);
     ``static_filter(program, info)`` returns why a statically valid candidate is not worth
     running; ``remember_invalid`` caches static rejections by text too (a change set that
-    ``isolate`` meets again is not checked again). The cache is keyed by the candidate's text, so
+    ``isolate`` meets again is not checked again); ``rules``: the static rules of
+    ``program.validity`` a strictly checked candidate must obey besides (a reduction: those its
+    original obeys, ``validity.enforced_for``), else it is invalid. The cache is keyed by the candidate's text, so
     it survives a resume (``save``/``load``)."""
 
     def __init__(self, judge: Judge | None = None, *, submit: Submit | None = None, prepare: Callable | None = None,
                  static: str | None = None, static_filter: Callable | None = None, remember_invalid: bool = False,
-                 also_dir: str | None = None):
+                 also_dir: str | None = None, rules: frozenset | None = None):
         if (judge is None) == (submit is None):
             raise ValueError("a Session needs a judge or a submit, not both")
         self._judge = judge
@@ -156,6 +158,7 @@ class Session:
         self.prepare = prepare
         self.static = static
         self.static_filter = static_filter
+        self.rules = rules
         self.remember_invalid = remember_invalid
         self.cache: dict[str, Verdict] = {}
         self._invalid: dict[str, str] = {}
@@ -190,7 +193,7 @@ class Session:
             info = check_partial(program)
         elif self.static == "strict":
             try:
-                info = check(program)
+                info = check(program, rules=self.rules)
             except FusionError as e:
                 with self._lock:
                     self.invalid += 1

@@ -92,7 +92,7 @@ def input_count(stmts: Sequence[Stmt]) -> int:
 
 def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
         ctx: Ctx | None = None, check_inputs: bool = True, keep_values: bool = False,
-        upcast: bool = False, free: bool | None = None, perturb: int = 0) -> Result:
+        upcast: bool = False, free: bool | None = None, perturb: int = 0, watch=None) -> Result:
     """Execute ``stmts`` on ``inputs`` (tensors and Python scalars in inputs-list order).
 
     ``upcast``: the fp64 reference. Inputs are checked as declared, then every fp32/fp16/bf16
@@ -111,6 +111,10 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     A ``FusionError`` carries the statement it comes from and, with ``keep_values``, what was
     computed before it (``FusionError.partial``).
 
+    ``watch(i, stmt, spec, args, results)``: called for every op with its resolved arguments,
+    before it runs (``results`` None) and after (``validity.ValueWatch``: the rules that need
+    values, on a real run).
+
     A fusion without outputs is an error (``EMPTY_FUSION``), raised after its statements ran."""
     n_expected = input_count(stmts)
     free = FREE_DEAD_VALUES if free is None else free
@@ -120,6 +124,7 @@ def run(stmts: Sequence[Stmt], inputs: Sequence[Any], *, frontend: str = LEGACY,
     r = _Run(inputs, n_expected, ctx or Ctx(frontend=frontend), check_inputs, upcast)
     if upcast and perturb:
         r.perturb = (torch.Generator().manual_seed(perturb), PERTURB_ULPS * narrowest_eps(stmts, inputs))
+    r.watch = watch
     for i, s in enumerate(stmts):
         try:
             out_vals = r.step(i, s)
@@ -153,6 +158,7 @@ class _Run:
         self.it = iter(enumerate(inputs))
         self.perturb: tuple[torch.Generator, float] | None = None   # (signs, relative step): ``run``
         self.originals: dict[int, torch.Tensor] = {}   # id of an upcast input -> the caller's tensor
+        self.watch = None
 
     def step(self, i: int, s: Stmt) -> dict[str, Any]:
         """Statement ``i``; returns the values it defined. An error of a reference becomes a
@@ -164,7 +170,8 @@ class _Run:
             define = self.DEFINITIONS.get(s.call)
             if define is not None:
                 return define(self, i, s)
-            return _run_op(spec, s, i, self.resolve, self.ctx, self.env, self.facts, self.narrowed, self.upcast)
+            return _run_op(spec, s, i, self.resolve, self.ctx, self.env, self.facts, self.narrowed, self.upcast,
+                           self.watch)
         except FusionError:
             raise
         except (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError) as e:
@@ -328,7 +335,8 @@ def perturbed(t: torch.Tensor, signs: torch.Generator, rel: float) -> torch.Tens
     return torch.empty_like(t).copy_(t * s.to(t.device))
 
 
-def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False) -> dict[str, Any]:
+def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upcast=False,
+            watch=None) -> dict[str, Any]:
     kw = {}
     given = dict(s.args)
     for p in spec.params_for(ctx.frontend):
@@ -361,8 +369,12 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
             for name, dims in cut.items():
                 for d in dims:
                     kw[name] = kw[name].narrow(d, 0, 1)
+    if watch is not None:
+        watch(i, s, spec, kw, None)   # before: a reference may raise on what the rules forbid
     result = spec.ref(ctx, **kw)
     results = tuple(result) if spec.n_outputs != 1 else (result,)
+    if watch is not None:
+        watch(i, s, spec, kw, results)
     if spec.n_outputs > 1 and len(results) != spec.n_outputs:
         raise FusionError(f"fd.ops.{spec.name} produced {len(results)} values, expected {spec.n_outputs}",
                           "runtime", i)

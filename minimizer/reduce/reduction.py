@@ -27,7 +27,7 @@ from ..oracle.context import RunContext
 from ..oracle.original import Original
 from ..oracle.property import Property
 from ..oracle.session import NothingToReduce, PropertyDoesNotHold, PropertyOracle, Refused, Session
-from ..program import edits
+from ..program import edits, validity
 from ..program.reader import parse
 from ..progress import ProgressLine
 from .driver import Reducer, resume_point, stats_table, write_state
@@ -128,8 +128,13 @@ class _Run:
 
     def _session(self) -> Session:
         lenient = self.oracle.static_error is not None
+        # a candidate breaks no validity rule its original keeps (``validity.enforced_for``): a
+        # valid finding never reduces to an invalid program, and a rule the user's own script
+        # already breaks never stands in the way of reducing it
+        rules = None if lenient else validity.enforced_for(self.original.program, self.original.info)
         return Session(self.oracle.judge, prepare=edits.dce, static="partial" if lenient else "strict",
-                       static_filter=self.oracle.static_filter, also_dir=os.path.join(self.out_dir, "also-interesting"))
+                       static_filter=self.oracle.static_filter, also_dir=os.path.join(self.out_dir, "also-interesting"),
+                       rules=rules)
 
     def _start(self, session: Session):
         """Where the reducer starts: an earlier run's best-so-far of the same original and
