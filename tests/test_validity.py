@@ -13,7 +13,7 @@ from minimizer.fuzz import mutate
 from minimizer.fuzz.strategies import programs
 from minimizer.oracle.pool import Pool, Request
 from minimizer.oracle.session import Session, Verdict
-from minimizer.program import parse, static
+from minimizer.program import parse, static, validity
 from minimizer.program.interpret import run
 from minimizer.program.validity import RULES, STATIC_RULES, ValueWatch, enforced_for, violations
 
@@ -238,8 +238,8 @@ def test_the_static_funnel_refuses_a_violating_candidate():
     got = _session(frozenset(STATIC_RULES)).consider(p)
     assert got.skipped == "invalid" and "alias-read" in got.why
     assert _session(None).consider(p).skipped is None            # without rules: as before
-    with pytest.raises(static.InvalidProgram) as e:
-        static.check(p, rules=STATIC_RULES)
+    with pytest.raises(validity.InvalidProgram) as e:
+        validity.check(p, rules=STATIC_RULES)
     assert [v.rule for v in e.value.violations] == ["alias-read"]
 
 

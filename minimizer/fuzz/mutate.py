@@ -387,7 +387,7 @@ def apply(data, p: Program, info, name: str) -> tuple[Program, object] | None:
     if q is None or q == p:
         return None
     try:
-        return q, static.check(q, rules=validity.STATIC_RULES)
+        return q, validity.check(q, rules=validity.STATIC_RULES)
     except Exception:
         return None
 

@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strat
 
 from ..errors import ScriptError, UsageError
 from ..model import Program
-from ..program import static, validity
+from ..program import validity
 from ..program.reader import parse_file
 from ..upgrade import upgrade
 from . import nvfuser_tests
@@ -108,7 +108,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
         except Exception as e:
             raise ScriptError(f"cannot upgrade to {frontend}: {e}", path) from None
     try:
-        info = static.check(p, rules=validity.STATIC_RULES)   # an invalid seed gives invalid programs
+        info = validity.check(p, rules=validity.STATIC_RULES)   # an invalid seed gives invalid programs
     except Exception as e:
         stmt = getattr(e, "stmt_index", None)
         origin = p.stmts[stmt].origin if isinstance(stmt, int) and 0 <= stmt < len(p.stmts) else None

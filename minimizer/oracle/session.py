@@ -182,7 +182,8 @@ class Session:
         best)."""
         from ..program.interpret import FusionError
         from ..program.printer import to_source
-        from ..program.static import check, check_partial
+        from ..program.static import check_partial
+        from ..program.validity import check
         if self.prepare is not None:
             program = self.prepare(program)
         text = to_source(program) if self.remember_invalid else None

@@ -47,30 +47,10 @@ def meta_inputs(program: Program) -> list:
     return out
 
 
-class InvalidProgram(FusionError):
-    """A well-formed program that breaks a rule of ``validity`` (``violations``: which, where)."""
 
-    def __init__(self, violations):
-        first = violations[0]
-        super().__init__(f"invalid program ({first.rule}): {first.message}", "definition", first.stmt)
-        self.violations = violations
-
-
-def check(program: Program, rules=None) -> Info:
-    """Info for a well-formed program; raises FusionError (with ``stmt_index``) otherwise.
-    ``rules``: the static rules of ``validity`` it must also obey (None: none; a fuzz program is
-    held to all of them, a reduction's candidate to those its original obeys), else
-    ``InvalidProgram``."""
-    info = _check(program)
-    if rules:
-        from .validity import violations
-        broken = [v for v in violations(program, info) if v.rule in rules]
-        if broken:
-            raise InvalidProgram(broken)
-    return info
-
-
-def _check(program: Program) -> Info:
+def check(program: Program) -> Info:
+    """Info for a well-formed program; raises FusionError (with ``stmt_index``) otherwise. Whether
+    it is also well *defined* is ``validity.check``'s (which builds on this one)."""
     if program.inputs is None:
         raise FusionError("the script has no inputs list fmin can read", "input")
     fe = program.dialect.frontend

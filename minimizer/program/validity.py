@@ -34,6 +34,8 @@ from typing import Any
 import torch
 
 from ..model import Program, Ref, Stmt
+from . import static
+from .interpret import FusionError
 
 #: rule id -> the rule in one line (what a maintainer is told when a program breaks it)
 RULES = {
@@ -97,6 +99,27 @@ def _at(program: Program, i: int | None, rule: str, message: str) -> Violation:
     return Violation(rule, message, i, s.origin.line if s is not None and s.origin is not None else None)
 
 
+class InvalidProgram(FusionError):
+    """A well-formed program that breaks a rule of this module (``violations``: which, where)."""
+
+    def __init__(self, violations):
+        first = violations[0]
+        super().__init__(f"invalid program ({first.rule}): {first.message}", "definition", first.stmt)
+        self.violations = violations
+
+
+def check(program: Program, rules=None) -> "static.Info":
+    """``static.check`` (well formed), then the static ``rules`` of this module it must also obey
+    (None: none; a fuzz program is held to all of them, a reduction's candidate to those its
+    original obeys): ``InvalidProgram`` where it breaks one."""
+    info = static.check(program)
+    if rules:
+        broken = [v for v in violations(program, info) if v.rule in rules]
+        if broken:
+            raise InvalidProgram(broken)
+    return info
+
+
 def violations(program, info=None) -> list[Violation]:
     """The static rules ``program`` breaks (a ``Program``, or a script's text, read as ``fmin``
     reads it). ``info``: its static check, where the caller has it. A program the static check
@@ -107,8 +130,7 @@ def violations(program, info=None) -> list[Violation]:
     if not _needs_facts(program):
         return []
     if info is None:
-        from .static import check_partial
-        info = check_partial(program)
+        info = static.check_partial(program)
     return _alias_violations(program, info) + _shift_violations(program, info)
 
 
