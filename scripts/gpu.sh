@@ -9,7 +9,7 @@
 #   bash scripts/gpu.sh probes [210|29]          nvFuser's output for tests/data/nvfuser/probes/ -> $OUT/nvfuser-VER-logs.tgz
 #   bash scripts/gpu.sh throughput               fuzz throughput at several --jobs, this tree and BEFORE
 #   bash scripts/gpu.sh seeded                   a generative and a seeded campaign side by side, then outside runs
-#   bash scripts/gpu.sh buglist [recheck|old]    a campaign filed and run outside fmin; the corpus refiled; an old fmin's campaign
+#   bash scripts/gpu.sh buglist [refile|old]     a campaign filed and run outside fmin; the corpus refiled; an old fmin's campaign
 #   bash scripts/gpu.sh outside CORPUS FILE      every filed repro.min.py of CORPUS run outside fmin, a line each into FILE
 #   bash scripts/gpu.sh ray                      a --jobs 4 campaign and a --ray one of 4 actors (.raydev carried)
 #   bash scripts/gpu.sh acceptance a|b           the acceptance measurements (corpus check, reductions, --mismatch)
@@ -115,17 +115,16 @@ cmd_throughput() {
 # error line, or the segments it printed. DEADLINE: the shell's $SECONDS after which no more runs
 # start (560).
 outside() {
-  local corpus=$1 dest=$2 f id s stated rc err segs fmin_says
+  local corpus=$1 dest=$2 f id s rc err segs fmin_says
   for f in "$corpus"/*/repro.min.py; do
     [ -e "$f" ] || continue
     id=$(basename "$(dirname "$f")")
     if [ "$SECONDS" -gt "${DEADLINE:-560}" ]; then echo "$id not run outside: out of time" >> "$dest"; continue; fi
     s=$(mktemp -d)
     cp "$f" "$s/repro.min.py"
-    stated=$(sed -n 's/^# environment: //p' "$f" | head -1)
-    # shellcheck disable=SC2086
+    # no environment but what finds Python, torch and nvFuser: an attachment sets what it needs
     (cd "$s" && timeout 300 env -i PATH="$PATH" HOME="$HOME" PYTHONPATH="${NVF_PATH:-}" \
-        LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" LD_PRELOAD="${LD_PRELOAD:-}" $stated \
+        LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" LD_PRELOAD="${LD_PRELOAD:-}" \
         python3 repro.min.py > out.txt 2> err.txt)
     rc=$?
     err=$(grep -E '^[A-Za-z_][A-Za-z_.]*(Error|Exception)(:|$)' "$s/err.txt" | tail -1 | cut -c1-200)
@@ -189,8 +188,11 @@ cmd_seeded() {
 #   repro.min.py run once more outside fmin, then the bug list. Knobs: FMIN_T (200), MB
 #   (--minimize-budget, 180), SEED (2031), JOBS (4), DEADLINE (560). Leaves under $OUT:
 #   versions.txt, campaign.txt, summary.json, junit.xml, rerun.txt, report.md, corpus.tgz.
-# recheck: the committed corpus's nvFuser buckets replayed (`fmin fuzz --recheck`), each reduced
-#   one re-filed and run standalone; $OUT/findings.tgz is the refiled corpus/findings.
+# refile: the committed corpus refiled by today's rules: re-keyed offline (`fmin merge-findings
+#   --into`), its unminimized nvFuser buckets minimized and filed (`fmin fuzz --max-examples 0`:
+#   no new program, the pending buckets reduced; MT, MB), then every nvFuser bucket replayed
+#   (`fmin fuzz --recheck`): each reduced one re-filed and run standalone (no environment set),
+#   then every repro.min.py run outside fmin; $OUT/findings.tgz is the refiled corpus/findings.
 # old: the campaign of seed 20261204 (2,085 programs, --jobs 12, minimizing as it did) run by the
 #   fmin of that day (commit 9c45d67, in .old/, carried) on a copy of its corpus/findings: its
 #   new buckets are what today's `fmin merge-findings` must collapse into root causes
@@ -199,9 +201,9 @@ cmd_seeded() {
 cmd_buglist() {
   case "${1:-campaign}" in
     campaign) buglist_campaign ;;
-    recheck) buglist_recheck ;;
+    refile) buglist_refile ;;
     old) buglist_old ;;
-    *) echo "usage: gpu.sh buglist [recheck|old]" >&2; exit 2 ;;
+    *) echo "usage: gpu.sh buglist [refile|old]" >&2; exit 2 ;;
   esac
 }
 
@@ -220,18 +222,25 @@ buglist_campaign() {
   cat "$OUT/versions.txt" "$OUT/campaign.txt" "$OUT/rerun.txt" 2>/dev/null
 }
 
-buglist_recheck() {
+buglist_refile() {
   activate "$OUT/versions.txt"
   set -uo pipefail
-  local W=/tmp/fmin-h200/buglist
+  local W=/tmp/fmin-h200/buglist J=${JOBS:-8}
   rm -rf "$W" && mkdir -p "$W"
   cp -r corpus/findings "$W/findings"
-  timeout 560 python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda --jobs "${JOBS:-4}" --timeout 120 \
-      --corpus "$W/findings" --summary "$OUT/recheck.json" -q > "$OUT/recheck.txt" 2>&1
-  echo "recheck exit status $?" >> "$OUT/recheck.txt"
+  python3 -m minimizer merge-findings --into "$W/findings" > "$OUT/rekey.txt" 2>&1
+  echo "re-key exit status $? at ${SECONDS}s" >> "$OUT/rekey.txt"
+  timeout $((${MB:-200} + 200)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "$J" --timeout 120 \
+      --max-examples 0 --minimize-time "${MT:-120}" --minimize-budget "${MB:-200}" --corpus "$W/findings" \
+      --summary "$OUT/minimize.json" > "$OUT/minimize.txt" 2>&1
+  echo "minimize exit status $? at ${SECONDS}s" >> "$OUT/minimize.txt"
+  timeout $((${DEADLINE:-540} - SECONDS)) python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda \
+      --jobs "$J" --timeout 120 --corpus "$W/findings" --summary "$OUT/recheck.json" -q > "$OUT/recheck.txt" 2>&1
+  echo "recheck exit status $? at ${SECONDS}s" >> "$OUT/recheck.txt"
+  DEADLINE=$((${DEADLINE:-540} + 20)) outside "$W/findings" "$OUT/outside.txt"
   cp "$W/findings/report.md" "$OUT/" 2>/dev/null
   tar czf "$OUT/findings.tgz" -C "$W" findings
-  cat "$OUT/versions.txt" "$OUT/recheck.txt"
+  cat "$OUT/versions.txt" "$OUT/rekey.txt" "$OUT/minimize.txt" "$OUT/recheck.txt"
 }
 
 buglist_old() {
