@@ -82,8 +82,11 @@ class Store:
         self._held: dict[str, tuple[str, str]] | None = None   # key or alias -> (bucket id, its key now)
 
     def _holder(self, key: str) -> tuple[str, str] | None:
-        """(id, key now) of the bucket that answers to ``key`` (its key or one of its aliases)."""
-        if self._held is None:
+        """(id, key now) of the bucket that answers to ``key`` (its key or one of its aliases). The
+        index is read again where it does not know ``key`` or names a bucket gone since (another
+        process, ``merge-findings``, may have changed the corpus)."""
+        held = self._held.get(key) if self._held is not None else None
+        if held is None or not os.path.exists(os.path.join(self.root, held[0], "finding.json")):
             self._held = {}
             for name in sorted(os.listdir(self.root)):
                 m = _read(os.path.join(self.root, name, "finding.json"))
@@ -91,7 +94,8 @@ class Store:
                     continue
                 for k in (m.get("key"), *m.get("old_keys", ())):
                     self._held.setdefault(k, (name, m.get("key")))
-        return self._held.get(key)
+            held = self._held.get(key)
+        return held
 
     def _forget(self) -> None:
         self._held = None
