@@ -23,12 +23,12 @@ from minimizer.fuzz import buglist  # noqa: E402
 
 def bug_rows(root: str) -> list[dict]:
     """The rows of the bug list's Bugs section: live buckets owned by the compiler under test."""
-    return [r for r in buglist.rows_of(root) if not r["_m"].get("stale") and r["_m"].get("owner") != "fmin"]
+    return [r for r in buglist.rows_of(root) if not r["_m"].stale and r["_m"].owner != "fmin"]
 
 
 def _keys(row: dict) -> set[str]:
     m = row["_m"]
-    return {k for k in [m.get("key"), *m.get("old_keys", [])] if k}
+    return {k for k in [m.key, *(m.old_keys or [])] if k}
 
 
 def new_bug_rows(known: str, after: str) -> list[dict]:
