@@ -721,7 +721,7 @@ def cmd_merge(args) -> int:
           f"{k['buckets_before']} -> {k['buckets_after']} bucket(s), {k['merged']} merged into another, "
           f"{k['moved']} moved to a new key")
     for key, ids in sorted(k["groups"].items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        print(f"  {len(ids)} -> {bucket_id(key)}: {key}")
+        print(f"  {len(ids)} -> {k.get('ids', {}).get(key) or bucket_id(key)}: {key}")
         print(f"       from {' '.join(ids)}")
     print(f"bug list: {buglist.write(args.into)}")
     return 0

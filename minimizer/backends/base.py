@@ -138,6 +138,11 @@ class Backend:
         itself by default (it is already free of addresses, line numbers and names)."""
         return signature
 
+    def rootcause_particulars(self, signature: str, message: str | None) -> dict:
+        """What the root cause leaves out that a bug-list row should still name (lists of
+        names, joined when buckets merge): e.g. the functions one cause met. None by default."""
+        return {}
+
     def refresh(self, outcome: dict, program) -> dict:
         """A stored outcome (``Outcome.to_json``) whose signature an older fmin made, brought to
         today's rules (``program``: the ``model.Program`` that ran, or None); unchanged by

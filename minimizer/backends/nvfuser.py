@@ -16,7 +16,7 @@ from typing import Callable
 from .base import Backend, RunOptions, cuda_usable, register
 from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, parse_error, refresh_signature,
                           segment_graph_from_dump, segments_from_dump)
-from .nvfuser_rootcause import rootcause
+from .nvfuser_rootcause import particulars, rootcause
 from .runner import run_with_modules
 
 #: ``segmented_fusion``: segments, schedulers, crossing tensors and each segment's expressions;
@@ -108,6 +108,10 @@ class NvFuser(Backend):
     def rootcause(self, signature: str, message: str | None) -> str:
         """Site and message template (``nvfuser_rootcause``)."""
         return rootcause(signature, message)
+
+    def rootcause_particulars(self, signature: str, message: str | None) -> dict:
+        """The functions a reduced-precision NVRTC failure met (``nvfuser_rootcause.particulars``)."""
+        return particulars(signature, message)
 
     def refresh(self, outcome: dict, program) -> dict:
         """Today's signature of a stored outcome (``nvfuser_log.refresh_signature``): masked

@@ -500,6 +500,17 @@ def user_tensor(line: str, inputs: FusionInputs | None) -> bool:
     return tensor is None or inputs is None or inputs.names_input(tensor) is not False
 
 
+def names_fusion_input(message: str | None, program) -> bool:
+    """Does an nvFuser input validation in ``message`` (an outcome's ``Exc: text``) name a tensor
+    that is known to be one of ``program``'s fusion inputs (or no tensor at all: the inputs list
+    itself)? False where the names cannot tell (a tensor defined after an op)."""
+    if not message:
+        return False
+    exc, _, text = message.partition(": ")
+    tensor = named_tensor(parse_error(exc, text).message)
+    return tensor is None or fusion_inputs(program).names_input(tensor) is True
+
+
 #: the generated kernel's file name, ``__tmp_nvfuser_<scheduler>_f0_c1_r0_g0.cu`` (after masking:
 #: ``f?_c?_r?_g?``): which scheduler's kernel an op lands in is not part of the bug (the fuzz
 #: campaigns bucketed one missing ``nvf::frac`` overload three times, in pointwise, no_op and

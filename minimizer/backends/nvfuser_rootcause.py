@@ -12,7 +12,9 @@ and turns the message into its template:
 
 * a TensorView with its domain and positions (``T3_g_float[iS0{i0}, bS1{1 ex 6}] ca_pos( 2 )``)
   -> ``T?``; an IterDomain (``iS12{i0}``, ``iblockIdx.x5{gridDim.x}``, ``idg{4 12}``) -> ``ID``;
-* a printed value (``double(-inf)``, ``__half(1)``) -> ``V``; a dtype name (``__bfloat``,
+* a printed value (``double(-inf)``, ``__half(1)``) -> ``N``, as a bare number is: one site
+  prints an int64 init value bare (``Prev: -9223372036854775808``) and a double as
+  ``double(-inf)``, and the type it is printed in is the fusion's; a dtype name (``__bfloat``,
   ``int64_t``, ``DataType::Float``'s ``Float``, ``nvfuser_index_t``) -> ``D``, except inside
   double quotes (an NVRTC error's function name is the bug: ``"nvf::relu"``);
 * a contiguity list (``t, t, n``) -> ``C``; a parallel-type group (``(blockIdx.x threadIdx.x)``)
@@ -23,9 +25,20 @@ Twin sites — two functions that are one bug, raised by whichever of a symmetri
 reached — are one root cause (``TWINS``): nvFuser's ``getMinimumValue``/``getMaximumValue`` on a
 dtype they do not handle (a ``max`` reduction asks for the minimum, a ``min`` for the maximum).
 
-NVRTC compile errors keep the quoted function or operator: ``no instance of overloaded function
-"nvf::relu"`` and ``... "nvf::silu"`` are two missing overloads, two fixes (the operand types,
-``__half`` or ``__bfloat``, are on later lines and never in the signature).
+fmin's own label of a site is not part of it: an nvFuser input validation (``KNOWN_USER_ERRORS``:
+stride, expanded extent, ...) is labelled ``input-mismatch`` or ``internal-assert`` by whether fmin
+can tell the tensor it names is a fusion input (``nvfuser_log.user_tensor``), which a fusion that
+defines a tensor after an op leaves open; the site and message are the bug, so the root cause
+names such a site ``validation`` whichever label it got. Whose it is (a generated program's
+inputs that do not match its own definition are fmin's) is the owner's question, not the key's.
+
+NVRTC compile errors keep the quoted function or operator (a missing ``nvf::lerp`` overload for
+float operands is its own fix), except the reduced-precision family: a Half or BFloat16 operand
+(``argument types are: (nvf::__half)``, ``operand types are: nvf::__bfloat * nvf::__bfloat``)
+reaching a math function or operator that has no overload for it (``no instance of overloaded
+function "ceil"``, ``no operator "+"``) is one cause — nvFuser's codegen emits the op on the
+reduced-precision type instead of computing in float — whatever function it meets first; the
+functions it met are the row's particulars (``particulars``), not its key.
 
 Everything here reads masked text (``signature.mask``), so the same template comes from a
 message and from a signature; the message is preferred where the signature's 200 characters cut
@@ -35,7 +48,7 @@ from __future__ import annotations
 
 import re
 
-from .nvfuser_log import parse_error
+from .nvfuser_log import KNOWN_USER_ERRORS, parse_error
 from .signature import mask
 
 #: what the template keeps of a message (the signature keeps 200 characters of the masked one)
@@ -104,7 +117,7 @@ def template(text: str) -> str:
                 end += 2
             out.append("ID")
         else:
-            out.append({"value": "V", "dtype": "D", "contiguity": "C", "parallel": "(P)", "position": ""}[kind])
+            out.append({"value": "N", "dtype": "D", "contiguity": "C", "parallel": "(P)", "position": ""}[kind])
         i = end
     t = "".join(out)
     t = _RUN.sub(r"\1", t)
@@ -166,5 +179,68 @@ def rootcause(signature: str, message: str | None = None) -> str:
         if whole[:len(line)] == line and len(whole) > len(line):
             line = whole
     func, line = twin(parts["func"], template(line))
+    kind = site_kind(parts["kind"], line)
+    if kind == "compile" and reduced_precision_functions(message):
+        line = REDUCED_PRECISION
     where = f"{parts['file']}:{func}: " if parts["file"] else ""
-    return f"nvfuser {parts['kind']}: {where}{parts['exc']}: {line[:TEMPLATE_CHARS]}"
+    return f"nvfuser {kind}: {where}{parts['exc']}: {line[:TEMPLATE_CHARS]}"
+
+
+# ---------------------------------------------------------------------------------------------
+# fmin's label of a validation site
+
+#: the labels fmin gives one validation site by whether the tensor it names is a fusion input
+_VALIDATION_LABELS = ("input-mismatch", "internal-assert")
+_VALIDATIONS = tuple(re.compile(k.pattern) for k in KNOWN_USER_ERRORS if k.kind == "input-mismatch")
+
+
+def site_kind(kind: str, line: str) -> str:
+    """``validation`` for an nvFuser input validation whichever label fmin gave it, else ``kind``."""
+    if kind in _VALIDATION_LABELS and any(p.search(line) for p in _VALIDATIONS):
+        return "validation"
+    return kind
+
+
+# ---------------------------------------------------------------------------------------------
+# the reduced-precision NVRTC family
+
+#: the template of every member of the family (what the root cause says instead of the first error)
+REDUCED_PRECISION = ("CUDA NVRTC compile error: a Half/BFloat16 operand reaches a function or operator "
+                     "without a reduced-precision overload")
+_NVRTC_ERROR = re.compile(r"\(\d+\): error: (?:no instance of overloaded function \"(?P<f>[^\"]+)\" matches the argument list"
+                          r"|no operator \"(?P<o>[^\"]+)\" matches these operands|(?P<other>.*))")
+_TYPES = re.compile(r"^\s*(?:argument|operand) types are:(?P<types>.*)$")
+_REDUCED = re.compile(r"__half|__bfloat")
+
+
+def reduced_precision_functions(message: str | None) -> list[str]:
+    """The functions and operators (``ceil``, ``nvf::relu``, ``*``) an NVRTC log says have no
+    overload for the Half/BFloat16 operands they were given, each once, in the log's order; []
+    unless the log's first error is one of them (then the failure is the family's)."""
+    if not message or "NVRTC" not in message:
+        return []
+    lines = message.splitlines()
+    found: list[str] = []
+    for i, ln in enumerate(lines):
+        m = _NVRTC_ERROR.search(ln)
+        if m is None:
+            continue
+        t = _TYPES.match(lines[i + 1]) if i + 1 < len(lines) else None
+        name = m.group("f") or m.group("o")
+        if name is None or t is None or not _REDUCED.search(t.group("types")):
+            if not found:   # the first error is another one: not the family
+                return []
+            continue
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def particulars(signature: str, message: str | None) -> dict:
+    """What a row lists besides its root cause: for the reduced-precision family the functions
+    the fusion's operands met (``{"functions": [...]}``), else nothing."""
+    parts = split_signature(signature)
+    if parts is None or parts["kind"] != "compile":
+        return {}
+    found = reduced_precision_functions(message)
+    return {"functions": found} if found else {}

@@ -22,10 +22,14 @@ reason and the environment of that replay, and kept: its history is part of the 
 bucket that a campaign meets again is not stale any more (``recurred`` says when).
 
 Keys change when fmin learns what makes two findings one bug, and when a bucket is minimized (a
-wrong result's key names the minimized program's ops). ``rekey`` re-derives every bucket's key
-from what the corpus stores and merges the buckets whose keys coincide; a bucket answers to the
-keys it absorbed too (``Store.resolve``), so a campaign that meets a finding under an old key
-counts it in the bucket that holds it now.
+wrong result's key names the minimized program's ops). A bucket keeps its identity through that:
+its id (its directory) is its first key's, and the keys it had since are its aliases
+(``old_keys``), so a bucket minimized is the bucket it was, not a new one. ``rekey`` re-derives
+every bucket's key from what the corpus stores and merges the buckets whose keys coincide, and
+the minimized buckets whose repros are one program up to names, sizes and dtypes
+(``keys.canonical_form``); a merge keeps the id of the bucket seen first. A bucket answers to
+the keys it absorbed too (``Store.resolve``), so a campaign that meets a finding under an old
+key counts it in the bucket that holds it now.
 """
 from __future__ import annotations
 
@@ -39,9 +43,10 @@ from dataclasses import replace
 
 from ..errors import UsageError
 from ..oracle.session import text_key
+from ..oracle.rootcause import particulars
 from . import record
-from .keys import bucket_key, difference, traits
-from .oracles import Finding
+from .keys import bucket_key, canonical_form, difference, traits
+from .oracles import Finding, failure_owner
 from .record import Bucket, Recurred, Recheck, Reduction, Stale
 
 
@@ -77,18 +82,46 @@ class Store:
     def __init__(self, root: str):
         self.root = root
         os.makedirs(root, exist_ok=True)
-        self._aliases: dict[str, str] | None = None   # absorbed key -> key of the bucket holding it
+        self._held: dict[str, tuple[str, str]] | None = None   # key or alias -> (bucket id, its key now)
+
+    def _holder(self, key: str) -> tuple[str, str] | None:
+        """(id, key now) of the bucket that answers to ``key`` (its key or one of its aliases). The
+        index is read again where it does not know ``key`` or names a bucket gone since (another
+        process, ``merge-findings``, may have changed the corpus)."""
+        held = self._held.get(key) if self._held is not None else None
+        if held is None or not record.exists(os.path.join(self.root, held[0])):
+            self._held = {}
+            for name in sorted(os.listdir(self.root)):
+                m = record.load_dir(os.path.join(self.root, name))
+                if m is None:
+                    continue
+                for k in (m.key, *(m.old_keys or ())):
+                    self._held.setdefault(k, (name, m.key))
+            held = self._held.get(key)
+        return held
+
+    def _forget(self) -> None:
+        self._held = None
 
     def resolve(self, key: str) -> str:
-        """The key of the bucket that holds ``key``: itself, or the bucket that absorbed it."""
-        if record.exists(os.path.join(self.root, bucket_id(key))):
-            return key
-        if self._aliases is None:
-            self._aliases = {old: m.key for m in self.buckets() for old in m.old_keys or ()}
-        return self._aliases.get(key, key)
+        """The key of the bucket that answers to ``key`` now: itself, or the key the bucket that
+        had it (first, or absorbed) has now."""
+        if self._first(key):
+            m = record.load_dir(os.path.join(self.root, bucket_id(key)))
+            return m.key if m is not None else key
+        held = self._holder(key)
+        return held[1] if held else key
+
+    def _first(self, key: str) -> bool:
+        """Is there a bucket whose first key is ``key`` (its directory is that key's id)?"""
+        return record.exists(os.path.join(self.root, bucket_id(key)))
 
     def dir(self, key: str) -> str:
-        return os.path.join(self.root, bucket_id(self.resolve(key)))
+        """The bucket directory that answers to ``key``; a new key's own id where none does."""
+        if self._first(key):
+            return os.path.join(self.root, bucket_id(key))
+        held = self._holder(key)
+        return os.path.join(self.root, held[0] if held else bucket_id(key))
 
     def known(self, key: str) -> bool:
         return record.exists(self.dir(key))
@@ -105,6 +138,7 @@ class Store:
         m = self.meta(f.key)
         new = m is None
         if new:
+            self._forget()
             os.makedirs(d, exist_ok=True)
             _write(os.path.join(d, "original.py"), f.text if f.text is not None else text)
             if f.outcome is not None:
@@ -114,6 +148,7 @@ class Store:
                        first_seen=time.strftime("%Y-%m-%dT%H:%M:%S"), environment=environment or {},
                        generator=generator or {}, minimized=False)
         m.mark(f.marks)
+        m.particulars = joined_particulars(m.particulars, particulars(f.outcome))
         m.count += 1
         if example_id not in m.examples and len(m.examples) < 50:
             m.examples.append(example_id)
@@ -152,8 +187,8 @@ class Store:
         self._save(m)
 
     def _save(self, m: Bucket) -> None:
-        """``m`` into its bucket (the one of its key)."""
-        record.save_dir(os.path.join(self.root, bucket_id(m.key)), m)
+        """``m`` into its bucket (the one that answers to its key)."""
+        record.save_dir(self.dir(m.key), m)
 
     def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
                      environment: dict | None = None) -> None:
@@ -178,35 +213,46 @@ class Store:
             return json.load(f)
 
     def move(self, key: str, changed: Bucket) -> str:
-        """Give the bucket of ``key`` the record ``changed`` (with a new ``key``):
-        it moves to the new key's directory, or, where a bucket has that key already, the two
-        merge — counts added, example ids, marks, dtypes, ranks and absorbed keys joined, and the
-        files of the better bucket kept (``_better``: one that reproduces, one minimized, the
-        smaller minimal repro, then the first seen). The old key is recorded in ``old_keys``.
-        Returns "moved", "merged" or "same"."""
+        """Give the bucket of ``key`` the record ``changed`` (with a new ``key``). It keeps its id
+        and directory, the old key recorded in ``old_keys``; where another bucket answers to the
+        new key already, the two merge (``absorb``). Returns "moved", "merged" or "same"."""
         m = self.meta(key)
         if m is None or changed.key == m.key:
             return "same"
-        old_dir = self.dir(key)
-        m = replace(changed, id=bucket_id(changed.key), old_keys=_union(changed.old_keys or [], [key]))
-        new_dir = os.path.join(self.root, m.id)
-        other = self.meta(m.key) if record.exists(new_dir) else None
-        self._aliases = None
-        if other is None:
-            record.save_dir(old_dir, m)
-            os.replace(old_dir, new_dir)
-            rename_bucket(new_dir, m.id)
+        d = self.dir(key)
+        m = replace(changed, id=os.path.basename(d), old_keys=_union(changed.old_keys or [], [key]))
+        other = self.dir(m.key)
+        if os.path.abspath(other) == os.path.abspath(d) or not record.exists(other):
+            record.save_dir(d, m)
+            self._forget()
             return "moved"
-        mine = _better(m, other)
-        keep = _joined(m, other) if mine else _joined(other, m)
-        if mine:   # this bucket's files replace the other's
-            shutil.rmtree(new_dir)
-            os.replace(old_dir, new_dir)
-            rename_bucket(new_dir, m.id)
-        else:
-            shutil.rmtree(old_dir)
-        record.save_dir(new_dir, keep)
+        self.absorb(d, other, m)
         return "merged"
+
+    def absorb(self, a: str, b: str, ma: Bucket | None = None) -> str:
+        """Merge the buckets in directories ``a`` and ``b`` (``ma``: ``a``'s record as it is to be,
+        with the key the merge keeps) into one: counts added, example ids, marks, dtypes, ranks,
+        particulars and absorbed keys joined, stale only when both are (``_joined``), the files of
+        the better bucket kept (``_better``: one that reproduces, one minimized, the smaller
+        minimal repro, then the first seen), under the id of the bucket seen first. Returns the
+        directory it is in."""
+        ma = ma or record.load_dir(a)
+        mb = record.load_dir(b)
+        keep = _joined(ma, mb) if _better(ma, mb) else _joined(mb, ma)
+        home, gone = (a, b) if (ma.first_seen, a) <= (mb.first_seen, b) else (b, a)
+        keep.key = key = (ma if home == a else mb).key
+        keep.old_keys = [k for k in _union(keep.old_keys or [], [ma.key, mb.key]) if k != key]
+        files = a if _better(ma, mb) else b
+        if files != home:   # the better bucket's files, under the first one's id
+            shutil.rmtree(home)
+            os.replace(files, home)
+            rename_bucket(home, os.path.basename(home))
+        else:
+            shutil.rmtree(gone)
+        keep.id = os.path.basename(home)
+        record.save_dir(home, keep)
+        self._forget()
+        return home
 
     def buckets(self) -> list[Bucket]:
         return [b for name in sorted(os.listdir(self.root))
@@ -353,53 +399,99 @@ def rekey(root: str) -> dict:
     """Every bucket of the corpus at ``root`` keyed by today's rules (``keys.bucket_key``), from
     what it stores: its minimized outcome and repro where it has them, else its original's; a
     failure's signature first brought to today's rules (``oracle.rootcause.refreshed``, with
-    the program that ran: it decides whose an input mismatch is). An order/layout bucket whose
-    stored variant *fails* becomes that failure's bucket, marked, with the failing variant as
-    its program (``_variant_to_failure``). Buckets whose keys coincide merge (``Store.move``).
-    A bucket of an older fmin, which did not count its examples' dtypes and ranks, counts its
-    original's (one example; a merge adds them up).
-    Returns ``{"buckets_before": n, "buckets_after": n, "moved": n, "merged": n, "groups": {key:
-    [ids]}}`` (``groups``: every bucket id that now answers to a key shared by several)."""
+    the program that ran: it decides whose an input mismatch is), and its owner and particulars
+    with it. An order/layout bucket whose stored variant *fails* becomes that failure's bucket,
+    marked, with the failing variant as its program (``_variant_to_failure``). Buckets whose keys
+    coincide merge (``Store.move``), and so do minimized ones whose repros are one program up to
+    names, sizes and dtypes (``merge_equal_programs``); every bucket keeps its id, a merge the
+    first seen's. A bucket of an older fmin, which did not count its examples' dtypes and ranks,
+    counts its original's (one example; a merge adds them up).
+    Returns ``{"buckets_before": n, "buckets_after": n, "moved": n (re-keyed alone), "merged": n,
+    "groups": {key: [ids]}, "ids": {key: id}}`` (``groups``: every bucket id that now answers to
+    a key shared by several; ``ids``: the id each of those keys is filed under)."""
     store = Store(root)
     before = store.buckets()
     for b in before:
-        m = store.meta(b.key)   # as it is now: an earlier move may have merged it
-        if m is None:
-            continue
-        if m.kind in ("order-dependent", "layout-dependent"):
-            m = store.meta(_variant_to_failure(store, m) or m.key)
-        changed = _today(store, m) or m
-        t = traits(_program(_read(os.path.join(store.dir(m.key), "original.py")))) if m.dtypes is None else {}
-        if t:   # a bucket of an older fmin: its original's, counted once
-            changed = replace(changed, **{k: {str(v): 1 for v in vs} for k, vs in t.items()})
-        if changed.key != m.key:
-            store.move(m.key, changed)
-        elif changed is not m:
-            store._save(changed)
+        _rekey_one(store, b.key)
+    merge_equal_programs(store)
     after = store.buckets()
-    groups, moved = {}, 0
+    groups, ids, moved = {}, {}, 0
     for a in after:
-        held = [b.id for b in before if b.key == a.key or b.key in (a.old_keys or ())]
+        answers = {a.key, *(a.old_keys or ())}
+        held = [b.id for b in before if b.key in answers]
         if len(held) > 1:
-            groups[a.key] = held
-        moved += len(held) == 1 and held[0] != a.id
+            groups[a.key], ids[a.key] = held, a.id
+        moved += len(held) == 1 and a.key not in {b.key for b in before if b.id == held[0]}
     return {"buckets_before": len(before), "buckets_after": len(after), "moved": moved,
-            "merged": len(before) - len(after), "groups": groups}
+            "merged": len(before) - len(after), "groups": groups, "ids": ids}
+
+
+def _rekey_one(store: Store, key: str) -> None:
+    m = store.meta(key)   # as it is now: an earlier move may have merged it
+    if m is None:
+        return
+    if m.kind in ("order-dependent", "layout-dependent"):
+        m = store.meta(_variant_to_failure(store, m) or m.key)
+    changed = _today(store, m) or m
+    t = traits(_program(_read(os.path.join(store.dir(m.key), "original.py")))) if m.dtypes is None else {}
+    if t:   # a bucket of an older fmin: its original's, counted once
+        changed = replace(changed, **{k: {str(v): 1 for v in vs} for k, vs in t.items()})
+    if changed.key != m.key:
+        store.move(m.key, changed)
+    elif changed is not m:
+        store._save(changed)
+
+
+def merge_equal_programs(store: Store, only: str | None = None) -> list[tuple[str, str]]:
+    """Merge minimized buckets of one kind, backend and owner whose minimal repros are one
+    program up to names, sizes and dtypes (``keys.canonical_form``): one bug met in other sizes
+    and dtypes, however the backend worded it. ``only``: a key whose bucket alone is compared
+    with the others (a bucket just minimized). Returns (absorbed id, id it is in now) pairs."""
+    homes: dict[tuple, str] = {}
+    merged = []
+    target = store.dir(only) if only is not None else None
+    for m in store.buckets():
+        d = os.path.join(store.root, m.id)
+        if not os.path.isdir(d) or not m.minimized or m.kind not in ("failure", "mismatch"):
+            continue
+        program = _program(_read(_reduced(d)) if _reduced(d) else None)
+        if program is None:
+            continue
+        form = (m.kind, m.backend, m.owner, canonical_form(program))
+        home = homes.get(form)
+        if home is None or (target is not None and target not in (home, d)):
+            homes.setdefault(form, d)
+            continue
+        homes[form] = store.absorb(home, d)
+        merged.append((os.path.basename(d if homes[form] == home else home), os.path.basename(homes[form])))
+    return merged
+
+
+def _reduced(d: str) -> str | None:
+    """The reducer's result in bucket directory ``d``: ``reduced.py`` once filed (``repro.min.py``
+    is then the attachment), else ``repro.min.py``; None before a reduction."""
+    return next((os.path.join(d, n) for n in ("reduced.py", "repro.min.py") if os.path.exists(os.path.join(d, n))),
+                None)
 
 
 def rekey_minimized(store: Store, key: str) -> str:
     """A bucket just minimized, keyed by today's rules from its minimal repro and its run
     (``outcome.min.json``): a wrong result's key names the ops the bug needs, not the op that
-    happened to produce the first differing output of a generated program. A bucket whose key
-    this makes equal to another's merges with it. Returns the bucket's key now."""
+    happened to produce the first differing output of a generated program. It keeps its id (the
+    new key is an alias of it); a bucket whose key this makes equal to another's, or whose repro
+    is another minimized bucket's program up to names, sizes and dtypes, merges with it. Returns
+    the bucket's key now."""
     m = store.meta(key)
     if m is None:
         return key
     changed = _today(store, m)
     if changed is not None and changed.key != m.key:
         store.move(m.key, changed)
-        return changed.key
-    return m.key
+        key = changed.key
+    elif changed is not None:
+        store._save(changed)
+    merge_equal_programs(store, only=key)
+    return store.resolve(key)
 
 
 def _read(path: str):
@@ -420,34 +512,41 @@ def _program(text: str | None):
 
 
 def _today(store: Store, m: Bucket) -> Bucket | None:
-    """The bucket brought to today's key (and, for a failure, the refreshed outcome written
-    back), or None when its key stays."""
-    from ..oracle.rootcause import refreshed
+    """The bucket brought to today's key, owner and particulars (and, for a failure, the
+    refreshed outcome written back), or None when none of them changes."""
     d = store.dir(m.key)
-    # the reducer's result: ``reduced.py`` once filed (``repro.min.py`` is then the attachment)
-    reduced = next((os.path.join(d, n) for n in ("reduced.py", "repro.min.py") if os.path.exists(os.path.join(d, n))),
-                   None)
+    reduced = _reduced(d)
     minimized = m.minimized and reduced is not None
-    outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
     if m.kind == "failure":
-        if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status"):
-            o, text, name = o_min, _read(reduced), "outcome.min.json"
-        else:
-            o, text, name = outcome, _read(os.path.join(d, "original.py")), "outcome.json"
-        if o is None:
-            return None
-        fresh = refreshed(o, _program(text))
-        if fresh != o:
-            _write(os.path.join(d, name), json.dumps(fresh, indent=1, default=str))
-        key = bucket_key(m, fresh, None, False)
-        if key is None or key == m.key:
-            return None
-        if m.key.startswith("reference "):   # fmin's: the words say the reference rejects it
-            return replace(m, key=key)
-        return replace(m, key=key, words=f"{m.backend} {fresh.get('status')}: {fresh.get('signature')}")
+        return _failure_today(m, d, reduced)
     program = _program(_read(reduced)) if minimized else None
-    key = bucket_key(m, None, program, bool(program))
+    original = program or _program(_read(os.path.join(d, "original.py")))
+    key = bucket_key(m, None, original, bool(program))
     return replace(m, key=key) if key is not None and key != m.key else None
+
+
+def _failure_today(m: Bucket, d: str, reduced: str | None) -> Bucket | None:
+    from ..oracle.rootcause import refreshed
+    outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
+    if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status") and reduced:
+        o, text, name = o_min, _read(reduced), "outcome.min.json"
+    else:
+        o, text, name = outcome, _read(os.path.join(d, "original.py")), "outcome.json"
+    if o is None:
+        return None
+    program = _program(text)
+    fresh = refreshed(o, program)
+    if fresh != o:
+        _write(os.path.join(d, name), json.dumps(fresh, indent=1, default=str))
+    fmins = m.key.startswith("reference ")
+    changed = replace(m, particulars=joined_particulars(m.particulars, particulars(fresh)),
+                      owner=failure_owner("reference" if fmins else m.backend, fresh, program))
+    key = bucket_key(m, fresh, None, False)
+    if key is not None and key != m.key:
+        changed.key = key
+        if not fmins:   # fmin's: the words say the reference rejects it
+            changed.words = f"{m.backend} {fresh.get('status')}: {fresh.get('signature')}"
+    return None if changed == m else changed
 
 
 def _variant_to_failure(store: Store, m: Bucket) -> str | None:
@@ -509,7 +608,7 @@ def _better(a: Bucket, b: Bucket) -> bool:
 
 def _joined(keep: Bucket, other: Bucket) -> Bucket:
     """``keep``'s record with ``other``'s occurrences added: count, example ids (50 at most),
-    marks, dtypes and ranks, absorbed keys; stale only when both are."""
+    marks, dtypes and ranks, particulars, absorbed keys; stale only when both are."""
     old = _union(keep.old_keys or [], other.old_keys or [])
     if other.key and other.key != keep.key:
         old = _union(old, [other.key])
@@ -517,6 +616,7 @@ def _joined(keep: Bucket, other: Bucket) -> Bucket:
                    layout_dependent=True if other.layout_dependent else keep.layout_dependent,
                    order_dependent=True if other.order_dependent else keep.order_dependent,
                    dtypes=_added(keep.dtypes, other.dtypes), ranks=_added(keep.ranks, other.ranks),
+                   particulars=joined_particulars(keep.particulars, other.particulars),
                    old_keys=old or keep.old_keys, stale=keep.stale if other.stale else None)
 
 
@@ -528,6 +628,17 @@ def _added(mine: dict | None, theirs: dict | None) -> dict | None:
     for k, n in theirs.items():
         t[k] = t.get(k, 0) + n
     return t
+
+
+def joined_particulars(mine: dict | None, new: dict | None) -> dict | None:
+    """A bucket's particulars (``mine``: ``oracle.rootcause.particulars``, the functions one cause
+    met ...) with the lists of ``new`` joined in; ``mine`` as it is when ``new`` has none."""
+    if not new:
+        return mine
+    out = {k: list(v) for k, v in (mine or {}).items()}
+    for k, vs in new.items():
+        out[k] = _union(out.get(k, []), list(vs))
+    return out
 
 
 def _union(a: list, b: list) -> list:

@@ -11,9 +11,17 @@
   dtypes: ``<backend> mismatch values: cast, cumprod``. Before a bucket is minimized its program is a
   generated one with a dozen unrelated ops, so the key names only the op producing the first
   differing output; once minimized, its key is re-made from the minimized program (every op of
-  a repro is there for the bug) and equal buckets merge.
+  a repro is there for the bug) and equal buckets merge. A wrong *shape* is named by what went
+  wrong with the dimension (``dimension_error``: an expanded extent returned as 1, a
+  concatenated extent lost), not by the ops it passed through: one lost extent reached six
+  outputs of ``max``, ``sum``, ``cat``, ``broadcast_in_dim``, ... and was six buckets.
 * **A segmentation change** (the same program, another input order or layout, other kernels) is
   its own kind, keyed by which schedulers' counts change.
+
+A bucket keeps its identity when its key changes (it is minimized, or fmin learns a rule): its
+directory is its first key's, later keys are its aliases (``findings.Store``). Two minimized
+buckets whose repros are one program up to names, sizes and dtypes (``canonical_form``) are one
+bucket.
 
 The key is the same function of what a corpus stores (``outcome.json``, ``original.py``,
 ``repro.min.py``, ``finding.json``), so an existing corpus is re-keyed offline
@@ -24,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..model import DType, Program
+from ..model import DType, Program, Ref, TensorArg
 from ..oracle.rootcause import rootcause
 from .record import Bucket
 
@@ -39,15 +47,118 @@ def failure_key(label: str, o) -> str:
     return f"{label} {get('status')} {rootcause(o)}"
 
 
-def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected: str | None = None) -> str:
+def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected: str | None = None,
+                 dimension: str | None = None) -> str:
     """``<backend> mismatch <what>: <op>, <op>``: the ops sorted and named once, without dtypes
     (one wrong ``cast`` in float16 and in bfloat16 is one bucket). A dtype difference is its
     dtypes' classes too, ``dtype (int for bool)``: the typing rule it shows is the difference
     itself (Int64 where the reference said Bool is one rule, Float where it said BFloat16
-    another, whatever ops carry them)."""
+    another, whatever ops carry them). A shape difference whose ``dimension`` error is known
+    (``dimension_error``) is that and no ops: ``shape (an expanded extent returned as 1)``."""
+    if what == "shape" and dimension:
+        return f"{backend} mismatch shape ({dimension})"
     if what == "dtype" and got and expected:
         what = f"dtype ({dtype_class(got)} for {dtype_class(expected)})"
     return f"{backend} mismatch {what}: {', '.join(sorted(set(ops))) or 'no op'}"
+
+
+#: what can go wrong with a dimension, as ``dimension_error`` names it
+EXPANDED_AS_ONE = "an expanded extent returned as 1"
+EXTENT_AS_ONE = "an extent returned as 1"
+CONCAT_LOST = "a concatenated extent lost"
+RANK = "another rank"
+EXTENT = "another extent"
+#: ops whose result has a broadcast dimension with an extent (an expanded one)
+_EXPANDING_OPS = frozenset({"broadcast_in_dim", "broadcast", "expand"})
+
+
+def dimension_error(words: str, program: Program | None) -> str | None:
+    """What went wrong with the dimension of a wrong shape, from a finding's words (``output 2:
+    int64[1, 2, 1, 3] vs reference int64[1, 2, 2, 3]``) and the program: every differing extent
+    1 where the reference's is larger is an expanded extent returned as 1 when the program has
+    an expanded or broadcast dimension (an input defined with one, ``broadcast_in_dim``,
+    ``expand``), a smaller extent after a ``cat`` is a concatenated extent lost; None when the
+    words do not say two shapes."""
+    g = _WORDS.search(words or "")
+    if g is None:
+        return None
+    got, ref = _dims(g.group(2)), _dims(g.group(4))
+    if got == ref:
+        return None
+    if len(got) != len(ref):
+        return RANK
+    diff = [(a, b) for a, b in zip(got, ref) if a != b]
+    if all(a == 1 < b for a, b in diff):
+        return EXPANDED_AS_ONE if program is not None and expands(program) else EXTENT_AS_ONE
+    if program is not None and all(a < b for a, b in diff) and any(s.op == "cat" for s in program.op_stmts()):
+        return CONCAT_LOST
+    return EXTENT
+
+
+def _dims(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+
+
+def expands(program: Program) -> bool:
+    """Does a dimension of the program carry an extent as a broadcast (expanded)? An op that
+    broadcasts, a tensor defined with a broadcast dimension of extent other than 1 (contiguity
+    None where its size is not 1, or stride 0), or an input tensor given with stride 0."""
+    for s in program.stmts:
+        if s.op in _EXPANDING_OPS:
+            return True
+        if s.call == "define_tensor" and _declares_expanded(s):
+            return True
+    return any(isinstance(a, TensorArg) and any(st == 0 and n != 1 for n, st in zip(a.shape, a.strides))
+               for a in program.inputs or ())
+
+
+def _declares_expanded(s) -> bool:
+    shape = s.arg("shape", s.arg("sizes"))
+    contiguity, strides = s.arg("contiguity"), s.arg("strides")
+    if isinstance(shape, tuple) and isinstance(contiguity, tuple):
+        if any(c is None and n != 1 for n, c in zip(shape, contiguity)):
+            return True
+    return isinstance(shape, tuple) and isinstance(strides, tuple) and \
+        any(st == 0 and n != 1 for n, st in zip(shape, strides))
+
+
+# ---------------------------------------------------------------------------------------------
+# one program up to names, sizes and dtypes
+
+#: parameters whose integers are sizes (extents, strides, positions along a dimension)
+SIZE_PARAMETERS = frozenset({"shape", "sizes", "strides", "new_shape", "start_indices", "end_indices",
+                             "pad_widths", "output_sizes", "index", "size"})
+
+
+def canonical_form(program: Program) -> str:
+    """The program with its values renamed in order of definition, its sizes (``SIZE_PARAMETERS``,
+    an input's extents and strides) and dtypes erased: two minimal repros with one form are one
+    program met in other sizes and dtypes (ranks, layouts as contiguity, ops and their wiring
+    stay)."""
+    names: dict[str, str] = {}
+    lines = []
+    for s in program.stmts:
+        args = ", ".join(f"{k}={_canon(v, names, k in SIZE_PARAMETERS)}" for k, v in s.args)
+        for o in s.outs:
+            if o is not None:
+                names.setdefault(o, f"v{len(names)}")
+        outs = ", ".join(names.get(o, "_") if o else "_" for o in s.outs)
+        lines.append(f"{outs} = {s.call}({args})")
+    for a in program.inputs or ():
+        lines.append(f"input rank {len(a.shape)}" if isinstance(a, TensorArg) else "input scalar")
+    return "\n".join(lines)
+
+
+def _canon(v, names: dict, size: bool) -> str:
+    if isinstance(v, Ref):
+        return names.get(v.name, "?")
+    if isinstance(v, DType):
+        return "D"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(_canon(x, names, size) for x in v) + "]"
+    if size and isinstance(v, int) and not isinstance(v, bool):
+        return "N"
+    return repr(v)
 
 
 def dtype_class(name: str) -> str:
@@ -96,8 +207,8 @@ def traits(program: Program | None) -> dict:
     return {"dtypes": sorted(dtypes), "ranks": sorted(ranks)}
 
 
-_MISMATCH = re.compile(r"^\S+ mismatch (?:(?P<what>dtype|shape|values|aliasing)(?: \(\w+ for \w+\))?(?::|(?= ))\s*)?"
-                       r"(?P<ops>.*?)(?: -> \S+)?$")
+_MISMATCH = re.compile(r"^\S+ mismatch (?:(?P<what>dtype|shape|values|aliasing)(?: \((?P<detail>[^)]*)\))?"
+                       r"(?::\s*|\s+|$))?(?P<ops>.*?)(?: -> \S+)?$")
 #: a wrong dtype or shape in a finding's words: ``output 2: int64[3, 5] vs reference bool[3, 5]``
 _WORDS = re.compile(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]")
 
@@ -133,7 +244,8 @@ def key_ops(key: str) -> list[str]:
 
 def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, minimized: bool) -> str | None:
     """A bucket's key by today's rules, from what the corpus stores: ``outcome`` is the stored
-    outcome of ``program`` (the bucket's original, or its minimal repro when ``minimized``), as
+    outcome of ``program`` (the bucket's original, or its minimal repro when ``minimized``: a
+    mismatch's ops are the minimal repro's, its wrong dimension is read from either), as
     refreshed by ``oracle.rootcause.refreshed``. None: no rule applies (a generator bucket, a
     segmentation change — whose key needs the original run's outcome, which is not stored —
     or a failure without a failed outcome): the key stays."""
@@ -145,9 +257,11 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
         return failure_key(label, outcome)
     if kind == "mismatch":
         ops = program_ops(program) if minimized and program is not None else key_ops(meta.key)
-        return mismatch_key(backend, difference(meta), ops, *dtypes_of(meta))
+        what = difference(meta)
+        dimension = dimension_error(meta.words or "", program) if what == "shape" else None
+        return mismatch_key(backend, what, ops, *dtypes_of(meta), dimension=dimension)
     return None
 
 
-__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "dtype_class", "program_ops", "change_key", "traits",
-           "difference", "dtypes_of", "key_ops", "bucket_key"]
+__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "dimension_error", "expands", "canonical_form",
+           "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "key_ops", "bucket_key"]

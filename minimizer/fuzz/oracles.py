@@ -39,7 +39,7 @@ from ..oracle.property import Mismatch, Property, evaluate
 from ..oracle.triage import category, judgeable
 from ..program.variants import permute_inputs
 from ..model import Program, Ref, is_input_decl
-from .keys import change_key, failure_key, mismatch_key, traits
+from .keys import change_key, dimension_error, failure_key, mismatch_key, traits
 
 ORACLES = ("failure", "differential", "order", "layout")
 #: error kinds that mean "fmin's own code is wrong", whatever the backend
@@ -130,9 +130,24 @@ def _failure(o: Outcome, text, path, seed, ref_pool, backend, program=None) -> F
             return Finding("failure", "fmin", failure_key("reference", r),
                            f"the generated program fails on the reference backend too: {r.signature}", {}, r,
                            traits=traits(program))
-    owner = "fmin" if backend == "reference" or (o.error_kind or "") in FMIN_KINDS else backend
-    return Finding("failure", owner, failure_key(backend, o), f"{backend} {o.status}: {o.signature}", {}, o,
-                   traits=traits(program))
+    return Finding("failure", failure_owner(backend, o, program), failure_key(backend, o),
+                   f"{backend} {o.status}: {o.signature}", {}, o, traits=traits(program))
+
+
+def failure_owner(backend: str, o, program: Program | None = None) -> str:
+    """Whose a failure is: fmin's for the reference, for fmin's own error kinds, and for inputs
+    that do not match the program's own definition (``user-input`` on a tensor known to be a
+    fusion input, ``nvfuser_log.names_fusion_input``: the generator or a mutation wrote inputs its
+    definition rejects — an expanded dim given a tensor that is not expanded); else the backend's.
+    ``o``: an ``Outcome`` or its stored JSON."""
+    from ..backends.nvfuser_log import names_fusion_input
+    get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
+    kind = get("error_kind") or ""
+    if backend == "reference" or kind in FMIN_KINDS:
+        return "fmin"
+    if kind == "user-input" and program is not None and names_fusion_input(get("message"), program):
+        return "fmin"
+    return backend
 
 
 def _variant_fails(kind: str, variant: Program, text: str, o2: Outcome, words: str, path, seed, ref_pool,
@@ -195,7 +210,8 @@ def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backen
         owner = "fmin"
     what = "aliasing" if op == "aliased input" else differs
     got = comp.outputs[bad].got if comp and comp.outputs else None
-    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype),
+    dimension = dimension_error(v.reason, program) if what == "shape" else None
+    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype, dimension),
                    f"{backend} outputs differ from the reference: {v.reason}",
                    {"mismatch": differs if differs in Mismatch.WHATS else True}, o)
 

@@ -12,8 +12,8 @@ drops data.
 
 Free-form machine facts stay plain dicts: the environment a run reported, the generation
 settings ``--replay`` needs, the property flags (``Property.from_flags``' keywords), an
-attachment's expectation (``standalone.judge``'s input) and the segment graphs of a
-segmentation finding.
+attachment's expectation (``standalone.judge``'s input), the segment graphs of a
+segmentation finding and the particulars a failure's row lists (the backend names them).
 
 Adding a field: give ``Bucket`` (or the nested record it belongs to) an attribute with a
 default (``None`` for one an older corpus does not have: it is then not written), add its JSON
@@ -190,7 +190,8 @@ class StandaloneRun:
 
 
 #: fields written only when set (an older corpus may not have them), in the order written
-_OPTIONAL = ("dtypes", "ranks", "seeds", "old_keys", "layout_dependent", "order_dependent", "segment_graphs", "where")
+_OPTIONAL = ("dtypes", "ranks", "seeds", "old_keys", "layout_dependent", "order_dependent", "segment_graphs", "where",
+             "particulars")
 #: fields that are records of their own
 _NESTED = {"reduction": Reduction, "unvaried_reduction": Reduction, "recheck": Recheck, "stale": Stale,
            "recurred": Recurred, "attachment": AttachmentRecord, "standalone": StandaloneRun}
@@ -228,6 +229,8 @@ class Bucket:
     order_dependent: bool | None = None      # ... only with the inputs permuted
     segment_graphs: dict | None = None       # a segmentation finding's two graphs
     where: str | None = None                 # where its error was raised, where a finder knows it
+    particulars: dict | None = None          # what its row lists beside the root cause (name -> values:
+                                             # ``oracle.rootcause.particulars``), joined over its examples
     reduction: Reduction | None = None
     unvaried_reduction: Reduction | None = None   # an order/layout bucket's reduction before it became a failure
     recheck: Recheck | None = None

@@ -40,6 +40,21 @@ def rootcause(o: Any) -> str | None:
     return backend.rootcause(signature, get("message"))
 
 
+def particulars(o: "Outcome | dict | None") -> dict:
+    """What a failed run's row lists beside its root cause (``Backend.rootcause_particulars``:
+    lists of names, e.g. the functions one cause met); {} for none."""
+    if o is None:
+        return {}
+    get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
+    if get("status") != "error" or not get("signature"):
+        return {}
+    try:
+        backend = backends.get(get("backend") or "")
+    except ValueError:
+        return {}
+    return backend.rootcause_particulars(get("signature"), get("message"))
+
+
 def refreshed(outcome: dict, program=None) -> dict:
     """A stored outcome with the signature today's fmin would give it (``Backend.refresh``):
     ``program`` is the ``model.Program`` that ran, where known (it decides whose an input
@@ -51,4 +66,4 @@ def refreshed(outcome: dict, program=None) -> dict:
     return backend.refresh(outcome, program)
 
 
-__all__ = ["rootcause", "refreshed"]
+__all__ = ["rootcause", "particulars", "refreshed"]

@@ -1,0 +1,250 @@
+"""One root cause, one row: real buckets of the H200/H100 campaigns (``tests/data/one-row``, see its
+README) re-keyed offline as ``fmin merge-findings`` does. Each normalization of the key merges the
+buckets it is for and nothing else; a bucket keeps its id when it is minimized; a stale flag does
+not survive a merge with a live bucket; an input that does not match its own definition is fmin's."""
+import json
+import os
+import re
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from minimizer.backends import nvfuser
+from minimizer.backends.nvfuser_log import fusion_inputs
+from minimizer.fuzz.campaign import apply_reduction
+from minimizer.fuzz import record
+from minimizer.fuzz.findings import Store, bucket_id, merge, merge_equal_programs, rekey
+from minimizer.fuzz.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
+from minimizer.fuzz.oracles import Finding, _failure, failure_owner
+from minimizer.oracle import Outcome
+from minimizer.oracle.checks import Failure
+from minimizer.oracle.rootcause import rootcause
+from minimizer.program import parse
+
+DATA = os.path.join(ROOT, "tests", "data", "one-row")
+PROBES_KEYS = os.path.join(ROOT, "tests", "data", "nvfuser", "probes-keys")
+
+
+def corpus(tmp_path, *ids) -> str:
+    root = str(tmp_path / "corpus")
+    for b in ids:
+        shutil.copytree(os.path.join(DATA, b), os.path.join(root, b))
+    return root
+
+
+def buckets(root) -> dict:
+    """id -> record of every bucket under ``root``."""
+    return {m.id: m for m in Store(root).buckets()}
+
+
+def answers(m) -> set:
+    """The ids of the buckets (as first filed) that bucket ``m`` answers to."""
+    return {bucket_id(k) for k in [m.key, *(m.old_keys or [])]}
+
+
+def finding(b) -> record.Bucket:
+    """The record of bucket ``b`` of the data."""
+    return record.load(os.path.join(DATA, b, record.FILE))
+
+
+def read(*parts):
+    with open(os.path.join(DATA, *parts), encoding="utf-8") as f:
+        return json.load(f) if parts[-1].endswith(".json") else f.read()
+
+
+# ---------------------------------------------------------------- what the key ignores
+@pytest.mark.parametrize("pair", [("cd067938e9c4", "6ebc0fba4ce1"), ("fd3ff714e502", "d63636f6f81a")])
+def test_fmins_label_of_a_validation_site_is_not_the_key(tmp_path, pair):
+    """One nvFuser validation, labelled ``input-mismatch`` where fmin could not tell the tensor it
+    names is an intermediate and ``internal-assert`` where it could: one bucket."""
+    labels = {finding(b).key.split()[3] for b in pair}
+    assert labels == {"input-mismatch:", "internal-assert:"}
+    root = corpus(tmp_path, *pair)
+    r = rekey(root)
+    after = buckets(root)
+    assert r["buckets_after"] == len(after) == 1
+    (m,) = after.values()
+    assert answers(m) >= set(pair) and " validation: " in m.key
+
+
+def test_a_printed_values_type_is_not_the_key(tmp_path):
+    """``Prev: double(-inf), New: double(inf)`` and ``Prev: -9223372036854775808, New: ...`` (an
+    int64 printed bare) are one site's message."""
+    pair = ("9cd9e1df7d22", "48b6635736c4")
+    assert len({finding(b).key for b in pair}) == 2
+    keys = {rootcause(read(b, "outcome.json")) for b in pair}
+    assert keys == {"nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: "
+                    "RuntimeError: Inconsistent setting of initialization value for t?. Prev: N, New: N"}
+    root = corpus(tmp_path, *pair)
+    rekey(root)
+    assert len(buckets(root)) == 1
+
+
+def test_ir_names_are_not_the_key():
+    """86acf0590d80 ran standalone with ``bS?{N}`` where its record says ``bS?{N ex N}``: the same
+    failure."""
+    m = finding("86acf0590d80")
+    got = re.match(r"error `(.*?)`, expected", m.standalone.why).group(1)
+    want = m.attachment.expect["signature"]
+    assert "bS?{N}" in got and "bS?{N ex N}" in want
+    a = Outcome("error", "nvfuser", signature=want)
+    b = Outcome("error", "nvfuser", signature=got)
+    assert rootcause(a) == rootcause(b)
+    assert Failure.of(a).holds(b)[0]
+
+
+# ---------------------------------------------------------------- a wrong shape by its dimension
+EXPANDED = ("0114a9146a59", "0fc0283ee4de", "20b50ae019e7", "551c087746af", "6447dc39a824", "a4e0aaaf4c16",
+            "b2ee74c38265")
+CONCATENATED = ("256ab333b76a", "6fc870649b3d")
+
+
+def test_a_wrong_shape_is_named_by_what_went_wrong_with_the_dimension(tmp_path):
+    """Seven buckets keyed by seven ops (``broadcast_in_dim``, ``set``, ``welford``, ``cat``, ``ne``,
+    ``prod`` ...) are one expanded extent returned as 1; two after a ``cat`` are one concatenated
+    extent lost."""
+    assert len({finding(b).key for b in EXPANDED + CONCATENATED}) == 9
+    root = corpus(tmp_path, *EXPANDED, *CONCATENATED)
+    rekey(root)
+    after = buckets(root)
+    assert sorted(m.key for m in after.values()) == [
+        "nvfuser mismatch shape (a concatenated extent lost)", "nvfuser mismatch shape (an expanded extent returned as 1)"]
+    by_key = {m.key: answers(m) for m in after.values()}
+    assert by_key["nvfuser mismatch shape (an expanded extent returned as 1)"] >= set(EXPANDED)
+    assert by_key["nvfuser mismatch shape (a concatenated extent lost)"] >= set(CONCATENATED)
+
+
+def test_an_extent_returned_as_1_is_an_expanded_ones_only_where_the_program_expands():
+    """The kind of dimension error comes from the program too: 551c087746af's input is defined
+    with an expanded dim; without it the same words say only that an extent came back as 1."""
+    m = finding("551c087746af")
+    program = parse(read("551c087746af", "original.py"))
+    assert dimension_error(m.words, program) == EXPANDED_AS_ONE
+    plain = parse(read("551c087746af", "original.py").replace("contiguity=[None, True]", "contiguity=[True, True]")
+                  .replace("fd.ops.broadcast(T24, is_broadcast_dim=[False, True])", "fd.ops.set(T24)")
+                  .replace("fd.ops.expand(T27, shape=[-1, 65])", "fd.ops.set(T27)")
+                  .replace("as_strided((8, 65), (0, 1))", "as_strided((8, 65), (65, 1))"))
+    assert dimension_error(m.words, plain) == EXTENT_AS_ONE
+
+
+# ---------------------------------------------------------------- the reduced-precision NVRTC family
+def test_the_reduced_precision_nvrtc_family_is_one_row_listing_its_functions(tmp_path):
+    root = corpus(tmp_path, "ca0a49b883ff", "35c33549bc07", "939adf12e7f5")
+    rekey(root)
+    after = buckets(root)
+    assert len(after) == 2
+    family = next(m for m in after.values() if {"ca0a49b883ff", "35c33549bc07"} <= answers(m))
+    assert "reduced-precision overload" in family.key and '"ceil"' not in family.key
+    assert sorted(family.particulars["functions"]) == ["*", "ceil"]
+    lerp = next(m for m in after.values() if "939adf12e7f5" in answers(m))
+    assert '"nvf::lerp"' in lerp.key and lerp.particulars is None
+
+
+# ---------------------------------------------------------------- one program up to names, sizes, dtypes
+def test_one_program_up_to_names_sizes_and_dtypes_has_one_form():
+    a = parse(read("1e67bbb91db1", "repro.min.py"))   # legacy frontend, Half -> Double, 6 elements
+    b = parse(read("c628a67231ec", "repro.min.py"))   # nvfuser_direct, BFloat16 -> Int32, 13 elements
+    assert canonical_form(a) == canonical_form(b)
+    assert canonical_form(a) != canonical_form(parse(read("70a6003adcaf", "repro.min.py")))
+
+
+def test_minimized_buckets_of_one_program_merge(tmp_path):
+    root = corpus(tmp_path, "1e67bbb91db1", "c628a67231ec")
+    store = Store(root)
+    assert merge_equal_programs(store) == []           # Inductor's and nvFuser's: two bugs
+    p = record.path_in(os.path.join(root, "1e67bbb91db1"))
+    m = record.load(p)
+    m.backend = m.owner = "nvfuser"                    # as if nvFuser had shown both
+    record.save(p, m)
+    store = Store(root)
+    assert len(merge_equal_programs(store)) == 1
+    (kept,) = buckets(root).values()
+    assert kept.id == "1e67bbb91db1"                    # the first seen keeps its id
+    assert store.resolve(finding("c628a67231ec").key) == kept.key
+
+
+# ---------------------------------------------------------------- a bucket keeps its identity
+def test_a_bucket_keeps_its_id_when_it_is_minimized(tmp_path):
+    """70a6003adcaf as it was filed (keyed by the op of its first differing output), then its
+    reduction applied as a campaign applies it: the key names the repro's ops, the id stays,
+    and the campaign counts the next example under either key in it."""
+    first = "nvfuser mismatch values: cast"
+    m = finding("70a6003adcaf")
+    m.reduction = m.attachment = m.standalone = m.old_keys = None
+    m.key, m.id, m.minimized = first, bucket_id(first), False
+    root = str(tmp_path / "corpus")
+    d = os.path.join(root, bucket_id(first))
+    os.makedirs(d)
+    for name in ("original.py", "outcome.json"):
+        shutil.copy(os.path.join(DATA, "70a6003adcaf", name), d)
+    record.save_dir(d, m)
+    store = Store(root)
+    apply_reduction(store, first, {"minimized": {"ops_before": 12, "ops_after": 2},
+                                   "files": {"repro.min.py": read("70a6003adcaf", "repro.min.py")}})
+    (now,) = buckets(root).values()
+    assert now.id == bucket_id(first) and os.listdir(root) == [bucket_id(first)]
+    assert now.key == "nvfuser mismatch values: addcmul, cosh" and now.old_keys == [first]
+    for key in (first, now.key):
+        f = Finding("mismatch", "nvfuser", key, "again", {"mismatch": "values"})
+        d2, new = Store(root).add(f, "", "2031.1.1", "nvfuser")
+        assert not new and os.path.basename(d2) == bucket_id(first)
+    assert buckets(root)[bucket_id(first)].count == m.count + 2
+
+
+# ---------------------------------------------------------------- stale
+@pytest.mark.parametrize("stale", ["9cd9e1df7d22", "48b6635736c4"])
+def test_a_stale_flag_does_not_survive_a_merge_with_a_live_bucket(tmp_path, stale):
+    root = corpus(tmp_path, "9cd9e1df7d22", "48b6635736c4")
+    store = Store(root)
+    store.mark_stale(finding(stale).key, "not reproduced when replayed")
+    assert buckets(root)[stale].stale is not None
+    rekey(root)
+    (m,) = buckets(root).values()
+    assert m.stale is None
+
+
+def test_a_stale_flag_does_not_survive_a_union_with_a_live_copy(tmp_path):
+    into = corpus(tmp_path, "9cd9e1df7d22")
+    Store(into).mark_stale(finding("9cd9e1df7d22").key, "recheck: not reproduced")
+    src = str(tmp_path / "shard")
+    shutil.copytree(os.path.join(DATA, "9cd9e1df7d22"), os.path.join(src, "9cd9e1df7d22"))
+    merge([src], into)
+    (m,) = buckets(into).values()
+    assert m.stale is None and m.count == 2 * finding("9cd9e1df7d22").count
+
+
+# ---------------------------------------------------------------- whose an input mismatch is
+def _probe():
+    row = next(r for r in map(json.loads, open(os.path.join(PROBES_KEYS, "checked-0.2.36.jsonl")))
+               if r["file"].endswith("err_expanded_input.py"))
+    with open(os.path.join(PROBES_KEYS, "err_expanded_input.py")) as f:
+        text = f.read()
+    return row, text, parse(text)
+
+
+def test_an_inputs_expanded_extent_mismatch_is_fmins():
+    """A fusion input defined expanded, given a tensor that is not (nvFuser's message, captured on
+    the H100): the generated program's inputs do not match its own definition — fmin's, not a bug
+    to file against nvFuser."""
+    row, text, program = _probe()
+    exc, _, message = row["message"].partition(": ")
+    got = nvfuser.classify(RuntimeError(message), lambda: fusion_inputs(program))
+    assert got["error_kind"] == "user-input"
+    o = Outcome("error", "nvfuser", signature=got["signature"], message=got["message"], error_kind=got["error_kind"])
+    assert failure_owner("nvfuser", o, program) == "fmin"
+
+    class Reference:   # fmin's reference runs the program (a valid definition): it does not fail
+        def run(self, request):
+            return Outcome("ok", "reference")
+    f = _failure(o, text, "probe.py", 0, Reference(), "nvfuser", program)
+    assert f.owner == "fmin"
+
+
+@pytest.mark.parametrize("b", ["d63636f6f81a", "fd3ff714e502"])
+def test_an_expanded_extent_mismatch_on_an_intermediate_stays_nvfusers(b):
+    """On an intermediate (d63636f6f81a), or on a tensor fmin cannot tell is an input
+    (fd3ff714e502: a tensor defined after an op), it is nvFuser's."""
+    o = read(b, "outcome.json")
+    program = parse(read(b, "original.py"))
+    assert failure_owner("nvfuser", o, program) == "nvfuser"
