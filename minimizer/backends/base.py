@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import pkgutil
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import plugins
+from .signature import generic_classify
+
+#: the launcher's last line on stdout (``backends/launch.py``): ``fmin-launch: {outcome JSON}``
+LAUNCH_LINE = "fmin-launch: "
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,48 @@ class Backend:
         today's rules (``program``: the ``model.Program`` that ran, or None); unchanged by
         default. For re-keying a findings corpus without running anything."""
         return outcome
+
+    # ---- a filed attachment, run as a maintainer runs it (``fuzz/standalone.py``) ----
+    #: options of a run of fmin's own translation with the backend's compiler left out: a wrong
+    #: result that run already shows is fmin's translation, not the backend (the fuzzer's
+    #: differential triage); None: the backend runs the script as written, there is nothing of
+    #: fmin's in between to suspect
+    translation_only: ClassVar[RunOptions | None] = None
+    #: the standalone run imports fmin (its launcher stands in front of the backend), so it is
+    #: given this fmin on ``PYTHONPATH``; False for a backend whose scripts need nothing of fmin
+    standalone_needs_fmin: ClassVar[bool] = True
+    #: worker variables that only make the backend print debug output (nvFuser's dumps): not the
+    #: user's path, so an attachment neither sets them nor is confirmed with them; a failure that
+    #: needs them is the debug code's own (``fuzz/standalone.py``: ``dump_only``)
+    debug_env: ClassVar[frozenset[str]] = frozenset()
+
+    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
+        """(argv, "") that runs the attachment ``text`` as ``repro.min.py`` in the current
+        directory, or (None, why this machine cannot). ``config``: the header's ``KEY=VALUE``
+        backend settings. By default fmin's launcher (``backends/launch.py``): the worker's run of
+        the script, once, in a fresh process, with the script's own check active."""
+        if not self.available(device):
+            return None, f"the {self.name} backend cannot run on {device} here: {self.unavailable_reason(device)}"
+        return [sys.executable, "-m", "minimizer.backends.launch", self.name, device, "repro.min.py", *config], ""
+
+    def run_words(self, device: str, config: list[str]) -> str:
+        """The attachment header's ``# run it:`` line (``standalone_command`` in words)."""
+        cfg = " ".join(config)
+        return (f"python -m minimizer.backends.launch {self.name} {device} repro.min.py" + (f" {cfg}" if cfg else "")
+                + f" (fmin's FusionDefinition in front of {self.name})")
+
+    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
+        """The outcome fields (``status``, ``signature``, ``segments`` ...) a standalone run's
+        output states, or None where only its traceback can tell (``classify_error`` then reads
+        it). The launcher's last line says it (``LAUNCH_LINE``)."""
+        line = next((ln for ln in reversed(stdout.splitlines()) if ln.startswith(LAUNCH_LINE)), None)
+        return None if line is None else json.loads(line[len(LAUNCH_LINE):])
+
+    def classify_error(self, error: BaseException) -> dict:
+        """The outcome fields (``signature``, ``error_kind``) of an exception a standalone run's
+        traceback ended with, as this backend's worker classifies it; the exception type and its
+        masked first line by default."""
+        return generic_classify(error)
 
     # ---- in a worker ----
     def warm(self, device: str) -> dict:

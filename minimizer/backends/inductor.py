@@ -302,11 +302,17 @@ class Inductor(Backend):
     warm_up = "the first Inductor compile takes 20-60 s on a CPU"   # docs/benchmarks.md
     reports_segments = True
 
+    #: a wrong result is fmin's when its translation, run without compiling, already shows it
+    translation_only = RunOptions(eager=True)
+
     def __init__(self):
         self._modules: dict = {}
 
     def available(self, device: str | None = None) -> bool:
         return self._missing(device) is None
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
 
     def unavailable_reason(self, device: str | None = None) -> str:
         return self._missing(device) or super().unavailable_reason(device)

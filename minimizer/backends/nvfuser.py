@@ -10,6 +10,7 @@ and every ``NVFUSER_*`` option are recorded in each outcome, since outcomes depe
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Callable
 
@@ -52,6 +53,12 @@ class _Lazy:
         if not self._done:
             self._value, self._done = self._make(), True
         return None if self._value is None else self._value.names_input(tensor)
+
+
+def script_frontend(text: str) -> str:
+    """The nvFuser module a script imports (``nvfuser_direct`` when it names none)."""
+    m = re.search(r"^\s*(?:from|import)\s+(nvfuser_direct|nvfuser)\b", text, re.M)
+    return m.group(1) if m else "nvfuser_direct"
 
 
 def script_inputs(text: str, path: str = "<script>") -> FusionInputs | None:
@@ -122,6 +129,34 @@ class NvFuser(Backend):
         if sig.startswith("nvfuser input-mismatch: ") and new.startswith("nvfuser internal-assert: "):
             out["error_kind"] = "compiler"
         return out
+
+    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin ----
+    standalone_needs_fmin = False
+    debug_env = frozenset({"NVFUSER_DUMP"})
+
+    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
+        import importlib.util
+        fe = script_frontend(text)
+        if importlib.util.find_spec(fe) is None:
+            return None, f"{fe} is not installed here: an nvFuser finding runs standalone where nvFuser is"
+        if not cuda_usable():
+            return None, "no CUDA device here: an nvFuser finding runs standalone on a GPU"
+        return [sys.executable, "repro.min.py"], ""
+
+    def run_words(self, device: str, config: list[str]) -> str:
+        return "python repro.min.py (it sets the nvFuser options it needs itself)"
+
+    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
+        """A run that ended well: what the segmentation dump on its stdout says (an attachment of
+        a segmentation finding turns the dump on itself); a failure: its traceback."""
+        if exit_code != 0:
+            return None
+        d: dict = {"status": "ok"}
+        self.analyze_log(d, stdout)
+        return d
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
 
     def warm(self, device: str) -> dict:
         import torch
