@@ -185,6 +185,22 @@ class Backend:
         masked first line by default."""
         return generic_classify(error)
 
+    # ---- what a finding of it means (the bug list's classes, ``fuzz/classes.py``) ----
+    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
+        """Why a segmentation that changes with the inputs' layout or order is what the backend is
+        meant to do, or None. ``ops``: the minimized program's ops; ``changed``: the scheduler
+        kinds whose counts change. Any backend: a ``reshape`` alone is a view of a tensor whose
+        memory allows one and a copy (a kernel) of one whose memory does not, as torch's is."""
+        if ops == {"reshape"} and changed <= {"pointwise", "expr_eval", "no_op"}:
+            return "a reshape of a tensor whose layout allows no view is a copy kernel, not a view (as in torch)"
+        return None
+
+    def by_design(self, kind: str, differs: str | None, dtypes: frozenset[str]) -> str | None:
+        """Why a difference of ``kind`` (``differs``: what differs for a wrong result) in a program
+        of these dtypes is a documented semantic difference of the backend from eager torch, not
+        a bug, or None (the default: no such difference is documented)."""
+        return None
+
     # ---- in a worker ----
     def warm(self, device: str) -> dict:
         """Import and set up once per worker; returns the environment to record in outcomes."""

@@ -158,6 +158,12 @@ class NvFuser(Backend):
     def classify_error(self, error: BaseException) -> dict:
         return classify(error)
 
+    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
+        """Also: an input whose innermost dim is not the output's picks the transpose scheduler."""
+        if "transpose" in changed and changed <= {"transpose", "pointwise", "expr_eval", "no_op"}:
+            return "a transposed input is scheduled by the transpose scheduler instead of the pointwise one"
+        return super().expected_segmentation(ops, changed)
+
     def warm(self, device: str) -> dict:
         import torch
         info = {"backend": self.name, "torch": torch.__version__, "device": device,
