@@ -260,14 +260,58 @@ def test_a_layout_finding_is_filed_in_the_layout_that_fails():
 
 
 def test_an_order_finding_is_filed_in_the_order_that_fails():
-    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    """On a backend whose scripts cannot show their split by themselves (Inductor: the launcher's
+    outcome says it), the variant is filed and its segmentation is what it must show."""
+    two = Outcome("ok", "inductor", segments=2, schedulers=["pointwise", "reduction"])
     v = _verdict(OrderDependent(), OrderResult(["tv0", "tv1"], ONE, perm=[1, 0], kind="swap", outcome=two))
-    att = attachment.build(_reduced("sub"), "r.py", _meta("order-dependent", {"order_dependent": True}), None, v)
+    meta = {**_meta("order-dependent", {"order_dependent": True}), "backend": "inductor"}
+    att = attachment.build(_reduced("sub"), "r.py", meta, None, v)
     p = parse(att.text)
     assert [s.outs[0] for s in p.input_stmts()] == ["tv1", "tv0"]
     assert att.expect["segments"] == 2 and att.expect["schedulers"] == ["pointwise", "reduction"]
     assert "swapping inputs 0 (tv0) and 1 (tv1)" in att.variant
     assert "torch.manual_seed(0)" in att.text.split("inputs = [")[0].splitlines()[-1]
+
+
+def _versions(text):
+    """The (what, script) pairs a segmentation attachment runs (its ``VERSIONS.append`` lines)."""
+    import ast
+    return [tuple(ast.literal_eval(n.value.args[0])) for n in ast.parse(text).body
+            if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and getattr(n.value.func, "attr", "") == "append"]
+
+
+def test_an_nvfuser_segmentation_finding_runs_both_versions_and_compares_their_splits():
+    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    v = _verdict(OrderDependent(), OrderResult(["tv0", "tv1"], ONE, perm=[1, 0], kind="swap", outcome=two))
+    att = attachment.build(_reduced("sub"), "r.py", _meta("order-dependent", {"order_dependent": True}), None, v)
+    assert att.expect == {"kind": "segmentation"} and att.variant.startswith("both: as reduced, and swapping")
+    (w1, reduced), (w2, swapped) = _versions(att.text)
+    assert w1 == "as reduced" and parse(reduced).stmts == parse(_reduced("sub")).stmts
+    assert [s.outs[0] for s in parse(swapped).input_stmts()] == ["tv1", "tv0"]
+    assert all("torch.manual_seed(0)" in t for t in (reduced, swapped))
+    assert att.text.startswith("# Minimized by fmin") and "os.environ.setdefault('NVFUSER_DISABLE'" in att.text
+
+
+@pytest.mark.parametrize("other", ["segment_set", "pointwise"])
+def test_the_segmentation_script_prints_both_graphs_and_fails_when_they_differ(tmp_path, other):
+    """The script's reading of nvFuser's dump, on real dumps (0.2.36 on the H200): each version
+    stands in by printing its log; two that split alike pass, two that do not raise."""
+    from minimizer.backends import get
+    logs = {n: os.path.join(LOGS, n + ".log") for n in ("segment_set", other)}
+    versions = [(n, f"print(open({p!r}).read())\n") for n, p in logs.items()]
+    (tmp_path / "x.py").write_text(get("nvfuser").segmentation_script(versions))
+    r = subprocess.run([sys.executable, "x.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                       env={"PATH": os.environ["PATH"]})
+    assert "==== segment_set: 2 segments ['pointwise', 'reduction']\nSegmented_Fusion{" in r.stdout, r.stderr
+    if other == "segment_set":
+        assert r.returncode == 0
+        return
+    assert r.returncode == 1 and "==== pointwise: 1 segments ['pointwise']\nSegmented_Fusion{" in r.stdout
+    o = standalone.outcome("nvfuser", {"timed_out": False, "exit_code": 1, "stderr": r.stderr, "stdout": r.stdout,
+                                       "seconds": 1.0})
+    ok, why = standalone.judge({"kind": "segmentation"}, o)
+    assert ok and why == ("AssertionError: the segmentation differs: segment_set gives 2 segments "
+                          "['pointwise', 'reduction']; pointwise gives 1 segments ['pointwise']"), why
 
 
 def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program():

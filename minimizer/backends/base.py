@@ -27,6 +27,8 @@ from .signature import generic_classify
 
 #: the launcher's last line on stdout (``backends/launch.py``): ``fmin-launch: {outcome JSON}``
 LAUNCH_LINE = "fmin-launch: "
+#: what a segmentation finding's standalone script raises (``Backend.segmentation_script``)
+SPLITS_DIFFER = "the segmentation differs"
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,14 @@ class Backend:
         traceback ended with, as this backend's worker classifies it; the exception type and its
         masked first line by default."""
         return generic_classify(error)
+
+    def segmentation_script(self, scripts: list[tuple[str, str]]) -> str | None:
+        """The body of a standalone script that runs each of ``scripts`` ((what it is, its text):
+        one program in two input layouts or orders), prints how the backend split each into
+        kernels and raises ``AssertionError: <SPLITS_DIFFER>: ...`` when the splits
+        differ; None where a script cannot see the split by itself (the launcher's outcome then
+        says it: ``standalone_outcome``)."""
+        return None
 
     # ---- what a finding of it means (the bug list's classes, ``fuzz/classes.py``) ----
     def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:

@@ -41,7 +41,7 @@ from ..program.torch_code import NotPlainTorch, function_text
 from ..program.variants import input_names, permute_inputs, relayout
 from . import eager_check
 from .findings import bucket_property, differs
-from .standalone import local_paths, stated_environment, stated_inductor_config
+from .standalone import SPLITS, local_paths, stated_environment, stated_inductor_config
 
 
 @dataclass
@@ -70,7 +70,8 @@ def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=Non
     prop = bucket_property(meta, outcome)
     kinds = {type(c) for c in (prop.checks if prop is not None else ())}
     if kinds & {LayoutDependent, OrderDependent}:
-        att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent)
+        att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent,
+                       _backend(meta), seed)
     elif Mismatch in kinds:
         att = _checked(program, reduced, meta)
     elif Failure in kinds:   # the recorded failure, as the reduction and the recheck hold it
@@ -80,7 +81,8 @@ def build(reduced: str, path: str, meta: dict, outcome: dict | None, verdict=Non
                          shows=f"{f.status} `{key}`")
     else:
         att = Attachment(reduced, {"kind": "none"}, notes=["no property recorded: nothing to show"])
-    att.text = _seeded(att.text, program.fd_name, seed)
+    if att.expect["kind"] != "segmentation":   # its versions are seeded inside it
+        att.text = _seeded(att.text, program.fd_name, seed)
     header = reports.original_header(att.text)
     if not header:   # reduced by an fmin that wrote none: where it was found stands in
         header = reports.repro_header(meta.get("environment") or {}, None,
@@ -132,7 +134,7 @@ def _header_lines(meta: dict, att: Attachment, header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _variant(program, reduced: str, verdict, check: type) -> Attachment:
+def _variant(program, reduced: str, verdict, check: type, backend: str, seed: int) -> Attachment:
     """The variant (layout or order) that fails, from the property replay's evidence."""
     ev = verdict.get(check) if verdict is not None else None
     if ev is None or not getattr(ev, "found", False):
@@ -145,6 +147,12 @@ def _variant(program, reduced: str, verdict, check: type) -> Attachment:
         variant = permute_inputs(program, ev.perm)
         how = "order", describe_permutation(ev.perm, input_names(program))
     base, var = ev.original, ev.outcome
+    if base is not None and base.ok and var.ok:       # both run: the split is the finding
+        both = _both_splits(reduced, to_source(variant), how, seed, backend)
+        if both is not None:
+            return Attachment(both, {"kind": "segmentation"}, shows=f"AssertionError: {SPLITS} ...",
+                              variant=f"both: as reduced, and {how[1]}", passing=reduced,
+                              passing_shows=outcome_words(base))
     if base is not None and not base.ok and var.ok:   # the reduced program is the one that fails
         return Attachment(reduced, _expected(base), shows=outcome_words(base),
                           variant=f"the inputs in the {how[0]} that fails, as reduced (the variant, {how[1]}, passes)",
@@ -152,6 +160,17 @@ def _variant(program, reduced: str, verdict, check: type) -> Attachment:
     return Attachment(to_source(variant), _expected(var), shows=outcome_words(var),
                       variant=f"the inputs in the {how[0]} that fails: {how[1]}", passing=reduced,
                       passing_shows=outcome_words(base))
+
+
+def _both_splits(reduced: str, variant: str, how: tuple[str, str], seed: int, backend: str) -> str | None:
+    """A script that runs the program in both layouts (orders), prints how the backend split each
+    and fails when the splits differ (``Backend.segmentation_script``), or None where the backend
+    cannot show its split in a script."""
+    fd = parse(reduced).fd_name
+    versions = [(what, reports.split_header(_seeded(text, fd, seed))[1])
+                for what, text in (("as reduced", reduced), (how[1], variant))]
+    body = backends.get(backend).segmentation_script(versions)
+    return None if body is None else reports.split_header(reduced)[0] + body
 
 
 def _expected(o: Outcome) -> dict:
