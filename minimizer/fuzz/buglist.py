@@ -203,7 +203,9 @@ def render(root: str, violations=default_violations) -> str:
     by = classified(root, rows, violations)
     bugs = by["bug"]
     shown = [r for r in bugs if r["_m"].get("standalone", {}).get("reproduced")]
-    others = ", ".join(f"{len(by[c])} {TITLES[c][0].lower()}" for c in CLASSES[1:] if by[c])
+    rules = len({r["_class"].rule for r in by["missing-check"]})
+    others = ", ".join((f"{len(by[c])} buckets of {rules} missing checks" if c == "missing-check" else
+                        f"{len(by[c])} {TITLES[c][0].lower()}") for c in CLASSES[1:] if by[c])
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
              f"{len(bugs)} bugs of the compilers under test ({len(shown)} of them shown by their attachment run "
              f"standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
