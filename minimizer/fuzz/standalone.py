@@ -2,23 +2,29 @@
 
 **The run.** The attachment's text is written, alone, into a fresh scratch directory as
 ``repro.min.py`` and run there in a fresh process with a timeout, its process group killed past
-it: ``python repro.min.py`` for an nvFuser finding. The environment is the minimal one a
-machine needs to import torch and nvFuser (``PASSED``: the paths, the CUDA and library
+it, the backend's way (``Backend.standalone_command``): ``python repro.min.py`` for an nvFuser
+finding; ``python -m minimizer.backends.launch BACKEND DEVICE repro.min.py`` with the header's
+Inductor config for a backend fmin stands in front of (its script imports ``nvfuser_direct``,
+behind which fmin's own FusionDefinition compiles with Inductor: the run a worker makes, once,
+in a fresh process, with the script's own output check active). The environment is the minimal
+one a machine needs to import torch and nvFuser (``PASSED``: the paths, the CUDA and library
 variables — on the lent H200 ``LD_PRELOAD`` carries the ABI shim —, nothing of fmin's and no
-``NVFUSER_*``/``TORCH*`` setting) plus exactly the variables the attachment's header states
-(``# environment: NVFUSER_DISABLE=... NVFUSER_DUMP=...``). A finding of another backend has
-no such form (its script imports ``nvfuser_direct``, behind which fmin's own FusionDefinition
-compiles with Inductor): it runs as ``python -m minimizer.backends.launch BACKEND DEVICE
-repro.min.py`` with the header's Inductor config — the same run a worker makes, once, in a
-fresh process, with the script's own output check active. On a machine that cannot run the
-script (no nvFuser, no GPU) nothing runs, and the record says so (``ran: false`` and why).
+``NVFUSER_*``/``TORCH*`` setting): the attachment sets the options it needs itself, as a
+maintainer's copy must. On a machine that cannot run the script (no nvFuser, no GPU) nothing
+runs, and the record says so (``ran: false`` and why).
+
+**Debug output is not the user's path.** fmin's own runs have the backend's dumps on
+(``Backend.debug_env``: ``NVFUSER_DUMP``); the standalone run has not. An attachment that does
+not reproduce without them is run once more with them: one that fails then is recorded
+``dump_only`` (a failure of the dump code, which the bug list keeps apart from the bugs).
 
 **Reproduces** means it fails the way the bucket says (``Attachment.expect``): a failure, with
-the same status and signature as recorded (the error's text, parsed from the traceback, through
-the backend's own classification: the ``Failure`` check of ``findings.bucket_property``); a
-wrong result, with the attachment's ``AssertionError: wrong result (KIND)`` for the bucket's
-kind of difference; an order- or layout-dependent finding, with the failing variant's outcome
-— its error, or its segmentation read from the ``NVFUSER_DUMP=segmented_fusion`` output.
+the same status and root cause (``oracle.rootcause``: the site and the message's template, so an
+assert that names other IR names for the minimized program is the same bug); a wrong result,
+with the attachment's ``AssertionError: wrong result (KIND)`` for the bucket's kind of
+difference; a segmentation finding, with the script's ``AssertionError`` that the two splits
+differ; an order- or layout-dependent finding filed as one variant, with that variant's outcome
+(its error, or the segmentation the launcher reports).
 """
 from __future__ import annotations
 
