@@ -16,8 +16,15 @@ reduce further) does not always show the bug by itself:
   AssertionError naming the output, the worst element, got vs expected. Where the computation
   cannot be written as plain torch, the script says so instead of pretending to check.
 
-Every attachment sets ``torch.manual_seed`` to the seed fmin ran it with just before its inputs
-list, so a standalone run draws the input values fmin's run drew. The check is skipped inside
+A **segmentation** finding (both layouts or orders run, and split differently) is, where the
+backend can show its split in a script (``Backend.segmentation_script``: nvFuser), one script
+that runs both versions, prints both segment graphs and fails when they differ.
+
+Every attachment sets the backend options fmin's runs had (but not its debug dumps) before
+anything imports the backend (``with_options``), so ``python repro.min.py`` needs no
+environment, and binds inputs written inline in ``fd.execute([...])`` to a name
+(``named_inputs``). Every attachment sets ``torch.manual_seed`` to the seed fmin ran it with just
+before its inputs list, so a standalone run draws the input values fmin's run drew. The check is skipped inside
 fmin's own workers (``__fmin__`` in the script's globals, ``backends/runner.py``): fmin judges
 outputs itself, and ``fmin check repro.min.py`` must see the fusion's outcome, not the check's.
 
@@ -47,7 +54,7 @@ from .standalone import SPLITS, local_paths, stated_environment, stated_inductor
 @dataclass
 class Attachment:
     """What ``repro.min.py`` holds and what running it must show (``expect``, for
-    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"none", ...}``."""
+    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"segmentation"|"none", ...}``."""
     text: str
     expect: dict
     shows: str = ""                    # what running it shows, in words
