@@ -8,16 +8,21 @@ bucket records where its error was raised) and the bucket's scripts, and derives
 cannot see there: "where raised" and "message" come from an nvFuser signature in the key
 (``nvfuser KIND: FILE:FUNC: TYPE: MESSAGE``), the dtypes and ops from the filed script's text.
 
-Sections: the backends' bugs (live, owned by the backend under test), fmin's own findings (the
-generator or the reference was wrong: not for a compiler's maintainers), and the stale buckets
-(no longer shown: fixed since, or explained by a rule fmin has learnt), with their reasons.
+Sections, one per class (``classes.decide``, from what each bucket stores): the backends' bugs
+(internal asserts, crashes, wrong results of valid programs), missing checks (one row per
+validity rule an accepted program breaks), segmentation differences, what is by design, failures
+of the debug dumps, fmin's own findings (the generator or the reference was wrong: not for a
+compiler's maintainers) and the stale buckets (no longer shown: fixed since, or explained by a
+rule fmin has learnt), with their reasons. The header's count is the bugs'.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 
 from . import record
+from .classes import CLASSES, decide, default_violations
 from .findings import differs
 from .keys import key_ops
 from .record import Bucket
@@ -172,31 +177,108 @@ def rows_of(root: str, metas: list[Bucket] | None = None) -> list[dict]:
     return [row(m, os.path.join(root, m.id), root) for m in metas]
 
 
-def render(root: str) -> str:
+def classified(root: str, rows: list[dict], violations=default_violations) -> dict[str, list[dict]]:
+    """The rows by class (``classes.decide``, from what each bucket stores), each row's decision
+    under ``"_class"``."""
+    out: dict[str, list[dict]] = {c: [] for c in CLASSES}
+    for r in rows:
+        d = os.path.join(root, r["bucket"])
+        r["_class"] = decide(r["_m"], _ops_text(d), _outcome(d), violations=violations)
+        out[r["_class"].cls].append(r)
+    return {c: order(rs) for c, rs in out.items()}
+
+
+def _outcome(d: str) -> dict | None:
+    p = os.path.join(d, "outcome.json")
+    if not os.path.exists(p):
+        return None
+    with open(p, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def render(root: str, violations=default_violations) -> str:
     rows = rows_of(root)
-    stale = [r for r in rows if r["_m"].stale]
-    live = [r for r in rows if not r["_m"].stale]
-    bugs = order([r for r in live if r["_m"].owner != "fmin"])
-    fmins = order([r for r in live if r["_m"].owner == "fmin"])
+    by = classified(root, rows, violations)
+    bugs = by["bug"]
     shown = [r for r in bugs if r["_m"].reproduced_standalone]
+    rules = len({r["_class"].rule for r in by["missing-check"]})
+    others = ", ".join((f"{len(by[c])} buckets of {rules} missing checks" if c == "missing-check" else
+                        f"{len(by[c])} {TITLES[c][0].lower()}") for c in CLASSES[1:] if by[c])
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
-             f"{len(rows)} buckets (one per root cause as fmin can tell): {len(bugs)} bugs of the compilers under "
-             f"test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of fmin's own; "
-             f"{len(stale)} stale. Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+             f"{len(bugs)} bugs of the compilers under test ({len(shown)} of them shown by their attachment run "
+             f"standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
+             f"({len(rows)} buckets). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it with `python repro.min.py` and the environment its header states.", "",
+             f"it with `python repro.min.py`.", "",
              f"## Bugs ({len(bugs)})", "", *table(bugs)]
-    if fmins:
-        lines += ["", f"## fmin's own ({len(fmins)}): the generator or the reference was wrong", "", *table(fmins)]
-    if stale:
-        lines += ["", f"## Stale ({len(stale)}): no longer shown when replayed", "",
-                  "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
-        for r in order(stale):
-            s = r["_m"].stale
-            lines.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                         f"{_cell(r['_m'].key, 100)} | {_cell(s.reason, 140)} | "
-                         f"{str(s.at)[:10]} |")
+    lines += _missing_checks(by["missing-check"])
+    for c in ("segmentation", "debug-dump", "fmin"):
+        if by[c]:
+            lines += ["", f"## {TITLES[c][0]} ({len(by[c])}): {TITLES[c][1]}", "", *table(by[c])]
+    lines += _reasoned(by["by-design"], "by-design", "why")
+    lines += _stale(by["stale"])
     return "\n".join(lines) + "\n"
+
+
+#: each section's title and what it holds
+TITLES = {
+    "bug": ("Bugs", ""),
+    "missing-check": ("Missing checks", "the compiler accepts a program that breaks a rule of a well-defined "
+                      "fusion (one row per rule; its buckets are not bugs)"),
+    "segmentation": ("Segmentation differences", "the kernel split depends on the inputs' layout or order"),
+    "by-design": ("By design", "documented semantic differences and expected segmentations"),
+    "debug-dump": ("Failures of the debug dumps", "shown only with the backend's debug output on (NVFUSER_DUMP), "
+                   "which users do not run with"),
+    "fmin": ("fmin's own", "the generator or the reference was wrong"),
+    "stale": ("Stale", "no longer shown when replayed"),
+}
+
+
+def _missing_checks(rows: list[dict]) -> list[str]:
+    """One row per rule: the rule, how many buckets break it and how the compiler answered."""
+    if not rows:
+        return []
+    rules: dict[str, list[dict]] = {}
+    for r in rows:
+        rules.setdefault(r["_class"].rule or "?", []).append(r)
+    out = ["", f"## {TITLES['missing-check'][0]} ({len(rules)}): {TITLES['missing-check'][1]}", "",
+           "| rule | what breaks it (first bucket) | buckets | the compiler's answer |", "|---|---|---|---|"]
+    for rule, rs in sorted(rules.items(), key=lambda kv: -len(kv[1])):
+        answers = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in _counts(r["kind"] for r in rs))
+        links = ", ".join(f"[{r['bucket']}]({r['bucket']}/)" for r in rs)
+        out.append(f"| {rule} | {_cell(rs[0]['_class'].reason, 160)} | {links} | {_cell(answers, 80)} |")
+    return out
+
+
+def _counts(items) -> list[tuple[str, int]]:
+    seen: dict[str, int] = {}
+    for x in items:
+        seen[x] = seen.get(x, 0) + 1
+    return sorted(seen.items(), key=lambda kv: -kv[1])
+
+
+def _reasoned(rows: list[dict], cls: str, head: str) -> list[str]:
+    if not rows:
+        return []
+    out = ["", f"## {TITLES[cls][0]} ({len(rows)}): {TITLES[cls][1]}", "",
+           f"| bucket | backend | kind | {head} | message | attachment |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['bucket']} | {r['backend']} | {_cell(r['kind'], 40)} | {_cell(r['_class'].reason, 140)} | "
+                   f"{_cell(r['message'], 120)} | {r['attachment']} |")
+    return out
+
+
+def _stale(rows: list[dict]) -> list[str]:
+    if not rows:
+        return []
+    out = ["", f"## Stale ({len(rows)}): no longer shown when replayed", "",
+           "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        s = r["_m"].stale
+        out.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
+                   f"{_cell(r['_m'].key, 100)} | {_cell(s.reason, 140)} | "
+                   f"{str(s.at)[:10]} |")
+    return out
 
 
 def write(root: str) -> str | None:

@@ -208,7 +208,7 @@ class _Run:
         minimal = reports.with_header(result.text, self.header(confirming))
         judged = finals[0].to_json() if finals else {}
         return reports.build(
-            script=self.path, sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
+            script=self._script_name(), sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
             bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
             prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).title,
             before=base.first, after=after,
@@ -227,6 +227,13 @@ class _Run:
             mismatch=judged.get("mismatch"), property_reason=finals[0].reason if finals else None,
             wall_seconds=wall_seconds, command=self.ctx.command,
             upgraded=UPGRADED if self.original.translated_to else None)
+
+    def _script_name(self) -> str:
+        """The original as the report names it: relative to the report's directory when it lies
+        inside it (a fuzz bucket's ``original.py``), so a corpus moved to another machine names
+        no directory of this one; as given otherwise (the user's own path)."""
+        rel = os.path.relpath(os.path.abspath(self.path), os.path.abspath(self.out_dir))
+        return self.path if rel.startswith(os.pardir) else rel
 
     def write(self, result, rep: dict) -> None:
         with open(os.path.join(self.out_dir, "repro.min.py"), "w", encoding="utf-8") as f:
