@@ -175,3 +175,40 @@ def test_a_finished_reduction_leaves_no_lock_file(here, capsys):
                         "--out", "o")
     assert rc == 0, err
     assert sorted(os.listdir(here / "o")) == ["cache.json", "report.json", "report.md", "repro.min.py", "state.json"]
+
+
+def _fmin_process(*args):
+    """``python -m minimizer ARGS`` in a fresh process, and whether it imported torch."""
+    import subprocess
+    import sys
+    code = ("import runpy, sys; sys.argv = ['fmin', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('minimizer', run_name='__main__')\n"
+            "except SystemExit as e:\n    print('torch imported:', 'torch' in sys.modules, file=sys.stderr); "
+            "raise\n")
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_prints_the_version_without_importing_torch(flag):
+    from minimizer.cli import version
+    res = _fmin_process(flag)
+    assert res.returncode == 0 and res.stdout == f"fmin {version()}\n", (res.stdout, res.stderr)
+    assert "torch imported: False" in res.stderr
+    assert version().split(".")[0].isdigit()
+
+
+def test_help_lists_every_command_without_importing_torch():
+    """``fmin --help`` builds no command's options: the registries behind them import torch."""
+    from minimizer.cli import _HELP
+    res = _fmin_process("--help")
+    assert res.returncode == 0 and "torch imported: False" in res.stderr, res.stderr
+    for name, words in _HELP.items():
+        assert name in res.stdout and words.split()[0] in res.stdout
+
+
+def test_a_command_still_has_its_options_and_the_backend_summaries(capsys):
+    with pytest.raises(SystemExit) as e:
+        fmin(capsys, "check", "--help")
+    out = capsys.readouterr().out
+    assert e.value.code == 0 and "--backend" in out and "the real nvFuser library" in out and "--kernels" in out
