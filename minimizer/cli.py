@@ -578,12 +578,23 @@ def cmd_reduce(args) -> int:
     if rep.get("static_error"):
         print(f"note: fmin's reference rejects the original at {rep['static_error']}; reduced without fmin's "
               f"static filter")
-    print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
+    _wrote(rep)
     if rep.get("verified") is False:
         print(f"fmin: warning: the minimized script did not show the property when re-run "
               f"({rep['replays'].get('minimized')}); see the report's outcome table", file=sys.stderr)
         return 1
     return 130 if rep["interrupted"] else 0
+
+
+def _wrote(rep: dict) -> None:
+    """What a reduction wrote; an interrupted one says that its result is partial and how to go on
+    (the same command resumes from the best so far, which DIR keeps with its state)."""
+    files = f"{os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json"
+    if not rep["interrupted"]:
+        print(f"wrote {files}")
+        return
+    print(f"interrupted: wrote the best result so far (not yet 1-minimal) to {files}")
+    print("to resume from it, run the same command again (--no-resume starts over)")
 
 
 def cmd_isolate(args) -> int:

@@ -192,7 +192,8 @@ def to_markdown(d: dict[str, Any]) -> str:
         lines += [f"**Warning: the minimized script did not show the property when re-run "
                   f"({(d.get('replays') or {}).get('minimized')}).**", ""]
     if d["interrupted"]:
-        lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.**", ""]
+        lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.** Running the same command "
+                  "again resumes the reduction from it.", ""]
     if d.get("upgraded"):
         lines += [f"Note: {d['upgraded']}.", ""]
     if d.get("static_error"):

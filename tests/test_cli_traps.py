@@ -212,3 +212,24 @@ def test_a_command_still_has_its_options_and_the_backend_summaries(capsys):
         fmin(capsys, "check", "--help")
     out = capsys.readouterr().out
     assert e.value.code == 0 and "--backend" in out and "the real nvFuser library" in out and "--kernels" in out
+
+
+def test_an_interrupted_reduction_says_so_and_that_rerunning_resumes(here, capsys, monkeypatch):
+    from minimizer.oracle.checks import shell
+    real, calls = shell.run_shell_test, []
+
+    def interrupted(*a, **kw):   # Ctrl-C at the sixth run of the test
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*a, **kw)
+    monkeypatch.setattr(shell, "run_shell_test", interrupted)
+    argv = ("reduce", ROPE, "--backend", "reference", "--test", "grep -q 'fd.ops.cat(' \"$1\"", "-q", "--out", "o")
+    rc, out, err = fmin(capsys, *argv)
+    assert rc == 130, err
+    assert "interrupted" in out and "not yet 1-minimal" in out and "run the same command again" in out, out
+    assert not any(line.startswith("wrote ") for line in out.splitlines())
+    assert "Running the same command again resumes" in (here / "o" / "report.md").read_text()
+    monkeypatch.setattr(shell, "run_shell_test", real)
+    rc, out, err = fmin(capsys, *argv)    # and it does: the finished run says "wrote"
+    assert rc == 0 and "interrupted" not in out and "\nwrote " in "\n" + out, out
