@@ -381,24 +381,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return ap
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``_main`` with SIGTERM (``timeout``, a CI job's cancel, a batch scheduler) handled as Ctrl-C
-    is: a campaign writes its summary and bug list of what it did, a reduction its best so far,
-    and the workers are stopped, instead of the process vanishing with nothing written."""
-    import signal
-    import threading
-    mine = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
-    if mine:
-        signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    """``_main`` with Ctrl-C and SIGTERM handled so that they cannot be lost (``interrupt``): a
+    campaign writes its summary and bug list of what it did, a reduction its best so far, and the
+    workers are stopped, instead of the process vanishing with nothing written."""
+    from .interrupt import handled
+    with handled():
         return _main(argv)
-    finally:
-        if mine:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -624,7 +613,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign import CampaignOptions, default_frontend, run_campaign, summary_lines
+    from .fuzz.campaign import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
     oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
     bad = [o for o in oracles if o not in ORACLES]
@@ -656,11 +645,16 @@ def cmd_fuzz(args) -> int:
     if not os.path.isdir(opt.corpus) and not args.quiet:
         print(f"fmin: findings go to {opt.corpus}/ (a new directory" + ("" if given_corpus else
               "; --corpus DIR to choose another") + ")", file=sys.stderr)
-    if ray_opt is not None:
-        from . import cluster
-        s = cluster.run_campaign(opt, ray_opt)
-    else:
-        s = run_campaign(opt)
+    try:
+        if ray_opt is not None:
+            from . import cluster
+            s = cluster.run_campaign(opt, ray_opt)
+        else:
+            s = run_campaign(opt)
+    except Interrupted as stopped:   # what it did before Ctrl-C is worth the same table
+        for line in summary_lines(stopped.summary):
+            print(line)
+        raise
     for line in summary_lines(s):
         print(line)
     return fuzz_exit_code(args.fail_on, s.new)

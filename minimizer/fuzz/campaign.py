@@ -24,6 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from .. import interrupt
 from ..oracle.context import RunContext
 from ..phases import Phases, recording
 from ..oracle.pool import Pool, Pools, start_workers
@@ -267,13 +268,23 @@ def run_campaign(opt: CampaignOptions, runner=None) -> Summary:
                 run.minimize_pending(runner)
         run.s.hit = run.hit_rows()
     except KeyboardInterrupt:   # Ctrl-C, or SIGTERM (``cli``): the reports of what was done, then stop
+        interrupt.clear()
         run.s.interrupted = True
         _finish(run, opt)
-        raise
+        raise Interrupted(run.s) from None
     finally:
         run.close()
     _finish(run, opt)
     return run.s
+
+
+class Interrupted(KeyboardInterrupt):
+    """A campaign stopped by Ctrl-C or SIGTERM, with the ``Summary`` of what it did (reports and
+    bug list already written), for the command line to print."""
+
+    def __init__(self, summary: "Summary"):
+        super().__init__()
+        self.summary = summary
 
 
 def _finish(run: "_Campaign", opt: CampaignOptions) -> None:
@@ -393,6 +404,7 @@ class _Campaign:
         """The window's first item taken, waiting for it at most until the deadline (a program
         that hangs until its timeout does not hold the campaign past its time); False once the
         time is up."""
+        interrupt.check()   # a Ctrl-C whose raise a gc callback swallowed stops the campaign here
         item, fut = window[0]
         if fut is not None and self.deadline is not None:
             with self.s.phases.timed("driver wait"):
@@ -512,6 +524,7 @@ class _Campaign:
 
         try:
             for key in self.pending():
+                interrupt.check()
                 while len(running) >= max(1, runner.reduce_slots):
                     finish(block=True)
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
@@ -732,6 +745,8 @@ def summary_lines(s: Summary) -> list[str]:
             ("where the time went", phase_line(s.phases, s.programs) or "-")]
     if s.resumed:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
+    if s.interrupted:
+        rows.insert(0, ("interrupted", "yes (Ctrl-C or SIGTERM): the figures of what it did"))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
     rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
