@@ -128,24 +128,10 @@ def _ray_options(args, device: str):
 
 
 def _command_line(argv: list[str]) -> str:
-    """This fmin invocation (``argv``, as typed) as a shell command (for the headers of what it
-    writes), without the options that do not change the result (where it is written, workers,
-    quiet): the same script, property and seed then give the same bytes whatever the run."""
+    """This fmin invocation (``argv``, as typed, every option) as a shell command, for the headers
+    of what it writes: what a reader re-runs to get the same result."""
     import shlex
-    drop_with_value, drop = {"--out", "-o", "--jobs"}, {"-q", "--quiet", "--no-resume"}
-    out, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if name in drop_with_value:
-            skip = "=" not in a
-            continue
-        if a in drop:
-            continue
-        out.append(a)
-    return shlex.join(["fmin", *out])
+    return shlex.join(["fmin", *argv])
 
 
 def _backend(args) -> tuple[str, str]:

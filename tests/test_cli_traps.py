@@ -233,3 +233,30 @@ def test_an_interrupted_reduction_says_so_and_that_rerunning_resumes(here, capsy
     monkeypatch.setattr(shell, "run_shell_test", real)
     rc, out, err = fmin(capsys, *argv)    # and it does: the finished run says "wrote"
     assert rc == 0 and "interrupted" not in out and "\nwrote " in "\n" + out, out
+
+
+def test_the_header_records_the_command_as_typed_and_how_to_see_the_result_here(here, capsys):
+    """A result confirmed on a backend fmin stands in front of is an nvFuser script that `python`
+    alone cannot show on a machine without nvFuser: its header and report.md say which command
+    does, and that command does show it."""
+    from minimizer.backends import get
+    rc, out, err = fmin(capsys, "slice.py", "--backend", "reference", "--test", "grep -q slice", "-q", "--out", "o",
+                        "--jobs", "2")
+    assert rc == 0, err
+    text = (here / "o" / "repro.min.py").read_text()
+    assert "# Minimized by fmin" in text and "fmin slice.py --backend reference --test 'grep -q slice' -q --out o " \
+        "--jobs 2\n" in text
+    see = "fmin check o/repro.min.py --backend reference"
+    assert f"# see it here: {see} " in text and f"`{see}`" in (here / "o" / "report.md").read_text()
+    assert get("reference").see_command("o/repro.min.py") == see
+    rc, out, err = fmin(capsys, *see.split()[1:])
+    assert rc == 0 and "repro.min.py" in out, err
+
+
+def test_a_result_python_can_show_needs_no_other_command():
+    from minimizer.backends import get
+    from minimizer.report import repro_header
+    assert get("nvfuser").see_command("o/repro.min.py") is None
+    assert get("inductor").see_command("o/repro.min.py", (("cpp.inject_relu_bug_TESTING_ONLY", "accuracy"),)) == \
+        "fmin check o/repro.min.py --backend inductor --inductor-config cpp.inject_relu_bug_TESTING_ONLY=accuracy"
+    assert "see it here" not in repro_header({"backend": "nvfuser", "gpu": "H200"}, "fmin x.py", "p", see=None)

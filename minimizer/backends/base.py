@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import pkgutil
 import threading
 from dataclasses import dataclass
@@ -100,6 +101,10 @@ class Backend:
     #: its outcomes say how the fusion was segmented (segments, schedulers, the graph): checks
     #: that read segments (``--kernels``, ``--segments``, ...) can be asked of it
     reports_segments: ClassVar[bool] = False
+    #: ``python SCRIPT`` shows what it confirmed: the script's own imports are what ran. False:
+    #: what ran was fmin's FusionDefinition standing behind the script's ``nvfuser`` imports, so
+    #: a script it confirmed shows it only through fmin (``see_command``)
+    runs_as_written: ClassVar[bool] = False
 
     @property
     def title(self) -> str:
@@ -136,6 +141,16 @@ class Backend:
         today's rules (``program``: the ``model.Program`` that ran, or None); unchanged by
         default. For re-keying a findings corpus without running anything."""
         return outcome
+
+    def see_command(self, script: str, inductor_config: tuple = ()) -> str | None:
+        """The command that shows on this machine what this backend confirmed of ``script``, where
+        ``python SCRIPT`` cannot (``runs_as_written`` False: the script is written for nvFuser, and
+        a machine without it stops at its import); None where ``python SCRIPT`` does."""
+        if self.runs_as_written:
+            return None
+        import shlex
+        config = [a for k, v in inductor_config for a in ("--inductor-config", f"{k}={v if isinstance(v, str) else json.dumps(v)}")]
+        return shlex.join(["fmin", "check", script, "--backend", self.name, *config])
 
     # ---- in a worker ----
     def warm(self, device: str) -> dict:

@@ -68,6 +68,7 @@ class NvFuser(Backend):
     name = "nvfuser"
     summary = "the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel"
     display_name = "nvFuser"
+    runs_as_written = True
     auto_rank = 0             # the compiler fmin is for, wherever it imports and a GPU is visible
     worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
     warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/h200.md

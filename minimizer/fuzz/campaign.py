@@ -591,7 +591,7 @@ def reduce_bucket(original: str, out: str, meta: dict, outcome: dict | None, opt
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
     from ..reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
     ctx = opt.ctx.replace(quiet=True)
-    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds)
+    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
