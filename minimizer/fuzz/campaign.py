@@ -497,6 +497,12 @@ class _Campaign:
                                                 if not b.get("minimized") and not b.get("stale")
                                                 and b["key"] not in mine]
 
+    def reducible(self, meta: dict) -> bool:
+        """Whether this campaign reduces a pending bucket: a program of its own backend, not yet
+        minimized (a generator bucket has no program: its chunk id replays it)."""
+        return meta.get("kind") != "generator" and meta.get("backend", self.opt.ctx.backend) == self.opt.ctx.backend \
+            and not meta.get("minimized")
+
     def minimize_pending(self, runner) -> None:
         """Each pending bucket minimized once, while ``minimize_budget`` allows (checked as each
         starts), ``runner.reduce_slots`` at a time, on this campaign's backend (a bucket found on
@@ -514,31 +520,49 @@ class _Campaign:
                     result = fut.result()
                 except Exception as err:   # the runner gave up on it (every actor lost)
                     result = {"error": f"{type(err).__name__}: {err}"}
+                bid = (store.meta(key) or {}).get("id", key)
                 apply_reduction(store, key, result)
                 self.s.minimized.append(key)
+                self.status.note(f"fmin: {len(self.s.minimized)} of {len(todo)} done: {filed_words(bid, result)}")
                 for m in self.s.new:
                     if m["key"] == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
                         m.update({k: v for k, v in (store.meta(key) or {}).items()
                                   if k in ("minimized", "reduction", "id", "key", "attachment", "standalone", "stale")},
                                  dir=store.dir(key))
 
+        todo = [key for key in self.pending() if self.reducible(store.meta(key) or {})]
         try:
-            for key in self.pending():
+            for n, key in enumerate(todo, 1):
                 interrupt.check()
                 while len(running) >= max(1, runner.reduce_slots):
                     finish(block=True)
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
+                    self.status.note(f"fmin: --minimize-budget spent: {len(todo) - n + 1} bucket(s) left unreduced "
+                                     "(a later campaign on this corpus reduces them)")
                     break
                 meta = store.meta(key) or {}
-                if meta.get("kind") == "generator" or meta.get("backend", opt.ctx.backend) != opt.ctx.backend \
-                        or meta.get("minimized"):   # merged since into a minimized bucket
+                if not self.reducible(meta):   # merged since into a minimized bucket
                     continue
+                self.status.note(f"fmin: reducing bucket {n} of {len(todo)}: {meta.get('id')} ({meta.get('kind')}), "
+                                 "then filing it (its repro.min.py run standalone)")
                 running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
             while running:
                 finish(block=True)
         finally:
             for fut in running:
                 fut.cancel()
+
+
+def filed_words(bucket: str, result: dict) -> str:
+    """One bucket's reduction and filing (``reduce_bucket``'s result), in a progress line: how
+    small it got, and whether its repro.min.py showed the finding when run standalone."""
+    if result.get("error") or result.get("stale"):
+        return f"{bucket}: not reduced ({result.get('error') or result.get('stale')})"[:300]
+    m, sa = result.get("minimized") or {}, result.get("standalone") or {}
+    alone = ("reproduces standalone" if sa.get("reproduced") else
+             f"does not reproduce standalone ({sa.get('why')})" if sa.get("ran") else "not run standalone")
+    size = f"ops {m['ops_before']} -> {m['ops_after']}" if "ops_before" in m else "reduced"
+    return f"{bucket}: {size}, {alone}"[:300]
 
 
 def program_chunk(opt: CampaignOptions, k: int):
