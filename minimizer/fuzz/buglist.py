@@ -73,7 +73,7 @@ def where_and_message(m: dict) -> tuple[str, str]:
         ops = key_ops(key)
         # a root-cause key names the op of the first differing output until the bucket is
         # minimized, then every op of the repro: one op is still the one whose output differs
-        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else f"output of `{ops[0]}`" if len(ops) == 1 \
+        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else _output_of(ops[0]) if len(ops) == 1 \
             else "an output"
         return m.get("where") or where, words.split("differ from the reference: ", 1)[-1]
     if kind == "failure":
@@ -86,6 +86,23 @@ def where_and_message(m: dict) -> tuple[str, str]:
     g = _SIG.match(sig)
     where = g.group("where") if g and g.group("where") else "–"
     return m.get("where") or where, (g.group("msg") if g else sig) if kind == "failure" else words
+
+
+#: what a wrong-result key names instead of an op (``oracles._producer``), in words
+_NOT_OPS = {"input": "a fusion input returned as an output", "aliased input": "an input the fusion updates in place"}
+
+
+def _output_of(op: str) -> str:
+    return _NOT_OPS.get(op) or f"output of `{op}`"
+
+
+def stale_words(reason: str) -> str:
+    """A stale bucket's reason as a reader wants it. Older fmins wrote a difference from eager
+    that the exact (fp64) reference showed to be rounding as "outputs differ in values, not in
+    values"; what that means is said instead (the judgement now says so itself)."""
+    return re.sub(r"outputs differ in (\w+), not in \1\b",
+                  r"no mismatch in \1, rounding only (the \1 that differ from eager are as close to the exact "
+                  r"result as eager's own rounding)", reason)
 
 
 def standalone_words(m: dict) -> str:
@@ -123,7 +140,8 @@ def _seed(m: dict) -> str:
 
 
 def row(m: dict, d: str, root: str) -> dict:
-    """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
+    """One bucket's cells (plain text), ``d`` its directory, ``root`` the directory its link is
+    relative to (the corpus, for its report.md; the user's, for what a campaign prints)."""
     name, text = _script(d)
     where, msg = where_and_message(m)
     dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
@@ -163,8 +181,9 @@ def order(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["_m"].get("first_seen", ""), r["_m"].get("count", 0)), reverse=True)
 
 
-def rows_of(root: str, metas: list[dict] | None = None) -> list[dict]:
-    """Rows of every bucket of the corpus (or of ``metas``, buckets of it)."""
+def rows_of(root: str, metas: list[dict] | None = None, links_from: str | None = None) -> list[dict]:
+    """Rows of every bucket of the corpus (or of ``metas``, buckets of it), their links relative to
+    ``links_from`` (default: the corpus, where report.md is)."""
     if metas is None:
         metas = []
         for name in sorted(os.listdir(root)) if os.path.isdir(root) else ():
@@ -172,7 +191,7 @@ def rows_of(root: str, metas: list[dict] | None = None) -> list[dict]:
             if os.path.exists(p):
                 with open(p, encoding="utf-8") as f:
                     metas.append(json.load(f))
-    return [row(m, os.path.join(root, m.get("id", "")), root) for m in metas]
+    return [row(m, os.path.join(root, m.get("id", "")), links_from or root) for m in metas]
 
 
 def render(root: str) -> str:
@@ -183,11 +202,14 @@ def render(root: str) -> str:
     fmins = order([r for r in live if r["_m"].get("owner") == "fmin"])
     shown = [r for r in bugs if r["_m"].get("standalone", {}).get("reproduced")]
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
-             f"{len(rows)} buckets (one per root cause as fmin can tell): {len(bugs)} bugs of the compilers under "
-             f"test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of fmin's own; "
-             f"{len(stale)} stale. Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+             f"{_n(len(rows), 'bucket')} (one per root cause as fmin can tell): {_n(len(bugs), 'bug')} of the "
+             f"compilers under test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of "
+             f"fmin's own; {len(stale)} stale. Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it with `python repro.min.py` and the environment its header states.", "",
+             f"it as its header's `# run it:` line says, with the environment the header states.", "",
+             "*seen*: how many generated programs hit the bucket, then the first one's example id "
+             "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
+             "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",
              f"## Bugs ({len(bugs)})", "", *table(bugs)]
     if fmins:
         lines += ["", f"## fmin's own ({len(fmins)}): the generator or the reference was wrong", "", *table(fmins)]
@@ -197,9 +219,13 @@ def render(root: str) -> str:
         for r in order(stale):
             s = r["_m"]["stale"]
             lines.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                         f"{_cell(r['_m'].get('key', ''), 100)} | {_cell(s.get('reason', ''), 140)} | "
+                         f"{_cell(r['_m'].get('key', ''), 100)} | {_cell(stale_words(s.get('reason', '')), 140)} | "
                          f"{str(s.get('at', ''))[:10]} |")
     return "\n".join(lines) + "\n"
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def write(root: str) -> str | None:

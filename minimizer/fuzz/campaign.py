@@ -487,7 +487,7 @@ class _Campaign:
         known.sort(key=lambda m: -self.s.known[m["id"]])
         metas = [self.store.meta(k) or {} for k in new] + known
         return [{k: v for k, v in r.items() if k != "_m"} | {"new": i < len(new)}
-                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas))]
+                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas, links_from=os.curdir))]
 
     def pending(self) -> list[str]:
         """Buckets to minimize: this campaign's new ones first, then any the corpus holds
