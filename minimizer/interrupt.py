@@ -64,9 +64,10 @@ def _quiet(hook):
 
 def check() -> None:
     """A safe point: raise the ``KeyboardInterrupt`` of a signal received since the last one was
-    handled (``clear``), in case its own raise was swallowed."""
+    handled (``clear``), in case its own raise was swallowed. It stays pending until then: a
+    reduction that a campaign runs in a thread stops at its own check, and the campaign still
+    stops at its next one."""
     if _PENDING.is_set():
-        _PENDING.clear()
         raise KeyboardInterrupt
 
 

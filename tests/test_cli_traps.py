@@ -260,3 +260,22 @@ def test_a_result_python_can_show_needs_no_other_command():
     assert get("inductor").see_command("o/repro.min.py", (("cpp.inject_relu_bug_TESTING_ONLY", "accuracy"),)) == \
         "fmin check o/repro.min.py --backend inductor --inductor-config cpp.inject_relu_bug_TESTING_ONLY=accuracy"
     assert "see it here" not in repro_header({"backend": "nvfuser", "gpu": "H200"}, "fmin x.py", "p", see=None)
+
+
+def test_a_ctrl_c_whose_raise_was_swallowed_still_stops_a_reduction(here, capsys, monkeypatch):
+    """Python swallows a KeyboardInterrupt raised inside a gc callback; the signal is recorded
+    all the same (``minimizer.interrupt``) and the reducer stops at its next step."""
+    from minimizer import interrupt
+    from minimizer.oracle.checks import shell
+    real, calls = shell.run_shell_test, []
+
+    def swallowed(*a, **kw):   # the third run of the test: a SIGINT whose exception went nowhere
+        calls.append(1)
+        if len(calls) == 3:
+            interrupt._PENDING.set()
+        return real(*a, **kw)
+    monkeypatch.setattr(shell, "run_shell_test", swallowed)
+    rc, out, err = fmin(capsys, "reduce", ROPE, "--backend", "reference", "--test", "grep -q 'fd.ops.cat(' \"$1\"",
+                        "-q", "--out", "o")
+    assert rc == 130 and "interrupted" in out, (out, err)
+    assert len(calls) <= 4 and not interrupt._PENDING.is_set()   # stopped at once; nothing left pending after
