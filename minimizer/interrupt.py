@@ -20,7 +20,7 @@ import threading
 from contextlib import contextmanager
 
 _PENDING = threading.Event()
-#: interrupts whose raise Python swallowed (reported to ``sys.unraisablehook``) and ``check`` re-raised
+#: how many interrupts Python swallowed (reported to ``sys.unraisablehook``) for ``check`` to raise again
 swallowed = [0]
 
 
