@@ -115,6 +115,10 @@ class Backend:
     #: its outcomes say how the fusion was segmented (segments, schedulers, the graph): checks
     #: that read segments (``--kernels``, ``--segments``, ...) can be asked of it
     reports_segments: ClassVar[bool] = False
+    #: ``python SCRIPT`` shows what it confirmed: the script's own imports are what ran. False:
+    #: what ran was fmin's FusionDefinition standing behind the script's ``nvfuser`` imports, so
+    #: a script it confirmed shows it only through fmin (``see_command``)
+    runs_as_written: ClassVar[bool] = False
 
     @property
     def title(self) -> str:
@@ -152,19 +156,33 @@ class Backend:
         default. For re-keying a findings corpus without running anything."""
         return outcome
 
+    def see_command(self, script: str, inductor_config: tuple = ()) -> str | None:
+        """The command that shows on this machine what this backend confirmed of ``script``, where
+        ``python SCRIPT`` cannot (``runs_as_written`` False: the script is written for nvFuser, and
+        a machine without it stops at its import); None where ``python SCRIPT`` does."""
+        if self.runs_as_written:
+            return None
+        import shlex
+        config = [a for k, v in inductor_config for a in ("--inductor-config", f"{k}={v if isinstance(v, str) else json.dumps(v)}")]
+        return shlex.join(["fmin", "check", script, "--backend", self.name, *config])
+
     # ---- a filed attachment, run as a maintainer runs it (``fuzz/standalone.py``) ----
     #: options of a run of fmin's own translation with the backend's compiler left out: a wrong
     #: result that run already shows is fmin's translation, not the backend (the fuzzer's
     #: differential triage); None: the backend runs the script as written, there is nothing of
     #: fmin's in between to suspect
     translation_only: ClassVar[RunOptions | None] = None
-    #: the standalone run imports fmin (its launcher stands in front of the backend), so it is
-    #: given this fmin on ``PYTHONPATH``; False for a backend whose scripts need nothing of fmin
-    standalone_needs_fmin: ClassVar[bool] = True
     #: worker variables that only make the backend print debug output (nvFuser's dumps): not the
     #: user's path, so an attachment neither sets them nor is confirmed with them; a failure that
     #: needs them is the debug code's own (``fuzz/standalone.py``: ``dump_only``)
     debug_env: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def standalone_needs_fmin(self) -> bool:
+        """The standalone run imports fmin (its launcher stands in front of the backend), so it is
+        given this fmin on ``PYTHONPATH``: every backend that does not run scripts as written
+        (``runs_as_written``, the one home of that fact)."""
+        return not self.runs_as_written
 
     def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
         """(argv, "") that runs the attachment ``text`` as ``repro.min.py`` in the current

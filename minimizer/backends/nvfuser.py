@@ -114,6 +114,7 @@ class NvFuser(Backend):
     name = "nvfuser"
     summary = "the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel"
     display_name = "nvFuser"
+    runs_as_written = True
     auto_rank = 0             # the compiler fmin is for, wherever it imports and a GPU is visible
     worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
     warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/h200.md
@@ -169,8 +170,7 @@ class NvFuser(Backend):
             out["error_kind"] = "compiler"
         return out
 
-    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin ----
-    standalone_needs_fmin = False
+    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin (``runs_as_written``) ----
     debug_env = frozenset({"NVFUSER_DUMP"})
 
     def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:

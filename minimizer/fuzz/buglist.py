@@ -79,7 +79,7 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
         ops = key_ops(key)
         # a root-cause key names the op of the first differing output until the bucket is
         # minimized, then every op of the repro: one op is still the one whose output differs
-        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else f"output of `{ops[0]}`" if len(ops) == 1 \
+        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else _output_of(ops[0]) if len(ops) == 1 \
             else "an output"
         return m.where or where, words.split("differ from the reference: ", 1)[-1]
     if kind == "failure":
@@ -92,6 +92,23 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
     g = _SIG.match(sig)
     where = g.group("where") if g and g.group("where") else "–"
     return m.where or where, (g.group("msg") if g else sig) if kind == "failure" else words
+
+
+#: what a wrong-result key names instead of an op (``oracles._producer``), in words
+_NOT_OPS = {"input": "a fusion input returned as an output", "aliased input": "an input the fusion updates in place"}
+
+
+def _output_of(op: str) -> str:
+    return _NOT_OPS.get(op) or f"output of `{op}`"
+
+
+def stale_words(reason: str) -> str:
+    """A stale bucket's reason as a reader wants it. Older fmins wrote a difference from eager
+    that the exact (fp64) reference showed to be rounding as "outputs differ in values, not in
+    values"; what that means is said instead (the judgement now says so itself)."""
+    return re.sub(r"outputs differ in (\w+), not in \1\b",
+                  r"no mismatch in \1, rounding only (the \1 that differ from eager are as close to the exact "
+                  r"result as eager's own rounding)", reason)
 
 
 def standalone_words(m: Bucket) -> str:
@@ -129,7 +146,8 @@ def _seed(m: Bucket) -> str:
 
 
 def row(m: Bucket, d: str, root: str) -> dict:
-    """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
+    """One bucket's cells (plain text), ``d`` its directory, ``root`` the directory its link is
+    relative to (the corpus, for its report.md; the user's, for what a campaign prints)."""
     name, text = _script(d)
     where, msg = where_and_message(m)
     dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
@@ -169,12 +187,13 @@ def order(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["_m"].first_seen, r["_m"].count), reverse=True)
 
 
-def rows_of(root: str, metas: list[Bucket] | None = None) -> list[dict]:
-    """Rows of every bucket of the corpus (or of ``metas``, buckets of it)."""
+def rows_of(root: str, metas: list[Bucket] | None = None, links_from: str | None = None) -> list[dict]:
+    """Rows of every bucket of the corpus (or of ``metas``, buckets of it), their links relative to
+    ``links_from`` (default: the corpus, where report.md is)."""
     if metas is None:
         metas = [m for name in (sorted(os.listdir(root)) if os.path.isdir(root) else ())
                  if (m := record.load_dir(os.path.join(root, name))) is not None]
-    return [row(m, os.path.join(root, m.id), root) for m in metas]
+    return [row(m, os.path.join(root, m.id), links_from or root) for m in metas]
 
 
 def classified(root: str, rows: list[dict], violations=default_violations) -> dict[str, list[dict]]:
@@ -202,14 +221,17 @@ def render(root: str, violations=default_violations) -> str:
     bugs = by["bug"]
     shown = [r for r in bugs if r["_m"].reproduced_standalone]
     rules = len({r["_class"].rule for r in by["missing-check"]})
-    others = ", ".join((f"{len(by[c])} buckets of {rules} missing checks" if c == "missing-check" else
+    others = ", ".join((f"{_n(len(by[c]), 'bucket')} of {_n(rules, 'missing check')}" if c == "missing-check" else
                         f"{len(by[c])} {TITLES[c][0].lower()}") for c in CLASSES[1:] if by[c])
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
-             f"{len(bugs)} bugs of the compilers under test ({len(shown)} of them shown by their attachment run "
-             f"standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
-             f"({len(rows)} buckets). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+             f"{_n(len(bugs), 'bug')} of the compilers under test ({len(shown)} of them shown by their attachment "
+             f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
+             f"({_n(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it with `python repro.min.py`.", "",
+             f"it as its header's `# run it:` line says (it sets the backend options it needs itself).", "",
+             "*seen*: how many generated programs hit the bucket, then the first one's example id "
+             "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
+             "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",
              f"## Bugs ({len(bugs)})", "", *table(bugs)]
     lines += _missing_checks(by["missing-check"])
     for c in ("segmentation", "debug-dump", "fmin"):
@@ -276,9 +298,13 @@ def _stale(rows: list[dict]) -> list[str]:
     for r in rows:
         s = r["_m"].stale
         out.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                   f"{_cell(r['_m'].key, 100)} | {_cell(s.reason, 140)} | "
+                   f"{_cell(r['_m'].key, 100)} | {_cell(stale_words(s.reason), 140)} | "
                    f"{str(s.at)[:10]} |")
     return out
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def write(root: str) -> str | None:

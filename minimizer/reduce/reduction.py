@@ -46,6 +46,9 @@ class ReduceOptions:
     resume: bool = True
     allow_degenerate: bool = False
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
+    #: say in the header and report.md how to see the result where ``python repro.min.py`` cannot
+    #: (``Backend.see_command``); a fuzz bucket's attachment says how to run it in its own words
+    say_how_to_see: bool = True
 
 
 class StatusLine(ProgressLine):
@@ -197,7 +200,15 @@ class _Run:
 
     def header(self, outcome) -> str:
         """The header of a result confirmed by the run of ``outcome`` (see ``environment``)."""
-        return reports.repro_header(self.environment(outcome), self.ctx.command, self.base.prop.describe())
+        return reports.repro_header(self.environment(outcome), self.ctx.command, self.base.prop.describe(),
+                                    see=self.see())
+
+    def see(self) -> str | None:
+        """How to see the result where ``python repro.min.py`` cannot (``Backend.see_command``)."""
+        if not self.opt.say_how_to_see:
+            return None
+        return get_backend(self.ctx.backend).see_command(os.path.join(self.out_dir, "repro.min.py"),
+                                                         self.ctx.options.inductor_config)
 
     def report(self, result, finals: list, wall_seconds: float) -> dict:
         base, prop = self.base, self.base.prop
@@ -226,7 +237,7 @@ class _Run:
             original_header=reports.original_header(self.original.text),
             mismatch=judged.get("mismatch"), property_reason=finals[0].reason if finals else None,
             wall_seconds=wall_seconds, command=self.ctx.command,
-            upgraded=UPGRADED if self.original.translated_to else None)
+            upgraded=UPGRADED if self.original.translated_to else None, see=self.see())
 
     def _script_name(self) -> str:
         """The original as the report names it: relative to the report's directory when it lies
