@@ -131,24 +131,10 @@ def _ray_options(args, device: str):
 
 
 def _command_line(argv: list[str]) -> str:
-    """This fmin invocation (``argv``, as typed) as a shell command (for the headers of what it
-    writes), without the options that do not change the result (where it is written, workers,
-    quiet): the same script, property and seed then give the same bytes whatever the run."""
+    """This fmin invocation (``argv``, as typed, every option) as a shell command, for the headers
+    of what it writes: what a reader re-runs to get the same result."""
     import shlex
-    drop_with_value, drop = {"--out", "-o", "--jobs"}, {"-q", "--quiet", "--no-resume"}
-    out, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if name in drop_with_value:
-            skip = "=" not in a
-            continue
-        if a in drop:
-            continue
-        out.append(a)
-    return shlex.join(["fmin", *out])
+    return shlex.join(["fmin", *argv])
 
 
 def _backend(args) -> tuple[str, str]:
@@ -202,7 +188,7 @@ def _context(args, seed: int | None = None):
 def _add_check(sub) -> None:
     """fmin check: scripts in, a row each."""
     from .oracle.property import Property
-    c = sub.add_parser("check", help="run scripts and report status, outputs and errors")
+    c = sub.add_parser("check", help=_HELP["check"])
     c.add_argument("scripts", nargs="*", metavar="SCRIPT")   # at least one (``--ray a.py`` may have taken it)
     _add_run_options(c)
     c.add_argument("--json", action="store_true", help="one JSON object per script and line")
@@ -213,8 +199,7 @@ def _add_check(sub) -> None:
 def _add_reduce(sub) -> None:
     """fmin reduce (also: fmin SCRIPT)."""
     from .oracle.property import Property
-    r = sub.add_parser("reduce", help="reduce a script to a 1-minimal one that still shows the property "
-                                      "(also: fmin SCRIPT)")
+    r = sub.add_parser("reduce", help=_HELP["reduce"])
     r.add_argument("script", metavar="SCRIPT")
     _add_run_options(r)
     Property.add_arguments(r)
@@ -237,8 +222,7 @@ def _add_reduce(sub) -> None:
 
 def _add_isolate(sub) -> None:
     """fmin isolate GOOD BAD."""
-    i = sub.add_parser("isolate", help="which differences between a GOOD and a BAD script explain their "
-                                       "different outcomes (delta debugging over the aligned differences)")
+    i = sub.add_parser("isolate", help=_HELP["isolate"])
     i.add_argument("good", metavar="GOOD")
     i.add_argument("bad", metavar="BAD")
     _add_run_options(i)
@@ -275,8 +259,7 @@ def _out_file(path: str | None, flag: str) -> None:
 
 def _add_fuzz(sub) -> None:
     """fmin fuzz: a campaign (or --replay, --recheck)."""
-    z = sub.add_parser("fuzz", help="generate fusions with Hypothesis, run them through failure, differential and "
-                                    "metamorphic oracles, and minimize each new finding into the corpus")
+    z = sub.add_parser("fuzz", help=_HELP["fuzz"])
     _add_run_options(z, plans_memory=False)
     z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging, "
                    "counted once the workers have started (minimizing new findings comes after)")
@@ -327,15 +310,16 @@ def _add_fuzz_modes(z) -> None:
 
 
 
-def _add_maintenance(sub) -> None:
-    """fmin merge-findings and fmin upgrade."""
-    m = sub.add_parser("merge-findings", help="merge findings corpora (e.g. a CI matrix's shards) into one, re-keyed "
-                                              "with today's rules (a bucket per root cause); `--into DIR` alone "
-                                              "re-keys DIR in place")
+def _add_merge(sub) -> None:
+    """fmin merge-findings."""
+    m = sub.add_parser("merge-findings", help=_HELP["merge-findings"])
     m.add_argument("sources", nargs="*", metavar="DIR")
     m.add_argument("--into", required=True, metavar="DIR")
 
-    u = sub.add_parser("upgrade", help="re-emit a script for today's nvFuser frontend")
+
+def _add_upgrade(sub) -> None:
+    """fmin upgrade."""
+    u = sub.add_parser("upgrade", help=_HELP["upgrade"])
     u.add_argument("script", metavar="SCRIPT")
     u.add_argument("--to", choices=["nvfuser", "nvfuser_direct"], default="nvfuser_direct",
                    help="the frontend to write for: nvfuser_direct (default; nvFuser 0.2.36 and later have only "
@@ -343,47 +327,68 @@ def _add_maintenance(sub) -> None:
     u.add_argument("-o", "--output", help="where to write (default: standard output); never the input file")
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: each command's line in ``fmin --help``, here rather than in its ``_add_*`` so that the top-level
+#: help lists every command without building their options (which ask the registries, and so
+#: import torch: seconds)
+_HELP = {
+    "check": "run scripts and report status, outputs and errors",
+    "reduce": "reduce a script to a 1-minimal one that still shows the property (also: fmin SCRIPT)",
+    "isolate": "which differences between a GOOD and a BAD script explain their different outcomes (delta "
+               "debugging over the aligned differences)",
+    "fuzz": "generate fusions with Hypothesis, run them through failure, differential and metamorphic oracles, "
+            "and minimize each new finding into the corpus",
+    "merge-findings": "merge findings corpora (e.g. a CI matrix's shards) into one, re-keyed with today's rules (a "
+                      "bucket per root cause); `--into DIR` alone re-keys DIR in place",
+    "upgrade": "re-emit a script for today's nvFuser frontend",
+}
+_ADD = {"check": _add_check, "reduce": _add_reduce, "isolate": _add_isolate, "fuzz": _add_fuzz,
+        "merge-findings": _add_merge, "upgrade": _add_upgrade}
+_COMMANDS = tuple(_ADD)
+
+
+def version() -> str:
+    """fmin's version: the installed distribution's, else the package's own ``__version__``."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version as dist_version
+        return dist_version("fmin")
+    except (ImportError, PackageNotFoundError):
+        from . import __version__
+        return __version__
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, every command is listed but only that one has its options
+    (what ``main`` builds: parsing then costs only what the command given needs)."""
     ap = argparse.ArgumentParser(prog="fmin", description="nvFuser repro minimizer and fuzzer")
+    ap.add_argument("-V", "--version", action="version", version=f"fmin {version()}")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND")
-    for add in (_add_check, _add_reduce, _add_isolate, _add_fuzz, _add_maintenance):
-        add(sub)
+    for name, add in _ADD.items():
+        if only is None or only == name:
+            add(sub)
+        else:
+            sub.add_parser(name, help=_HELP[name])
     return ap
 
 
-_COMMANDS = ("check", "reduce", "upgrade", "isolate", "fuzz", "merge-findings")
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``_main`` with SIGTERM (``timeout``, a CI job's cancel, a batch scheduler) handled as Ctrl-C
-    is: a campaign writes its summary and bug list of what it did, a reduction its best so far,
-    and the workers are stopped, instead of the process vanishing with nothing written."""
-    import signal
-    import threading
-    mine = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
-    if mine:
-        signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    """``_main`` with Ctrl-C and SIGTERM handled so that they cannot be lost (``interrupt``): a
+    campaign writes its summary and bug list of what it did, a reduction its best so far, and the
+    workers are stopped, instead of the process vanishing with nothing written."""
+    from .interrupt import handled
+    with handled():
         return _main(argv)
-    finally:
-        if mine:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _main(argv: list[str] | None) -> int:
-    try:
-        ap = build_parser()   # asks the registries, which import FMIN_PLUGINS' modules
-    except UsageError as e:
-        print(f"fmin: {e}", file=sys.stderr)
-        return 2
     typed = list(sys.argv[1:] if argv is None else argv)
     argv = typed
     if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
         argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
+    try:   # only the command given has its options (``fmin --help``, ``--version``: none)
+        ap = build_parser(argv[0] if argv and argv[0] in _COMMANDS else "")
+    except UsageError as e:   # the registries import FMIN_PLUGINS' modules
+        print(f"fmin: {e}", file=sys.stderr)
+        return 2
     args = ap.parse_args(argv)
     args.argv = typed
     if args.cmd is None:
@@ -547,12 +552,23 @@ def cmd_reduce(args) -> int:
     if rep.get("static_error"):
         print(f"note: fmin's reference rejects the original at {rep['static_error']}; reduced without fmin's "
               f"static filter")
-    print(f"wrote {os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json")
+    _wrote(rep)
     if rep.get("verified") is False:
         print(f"fmin: warning: the minimized script did not show the property when re-run "
               f"({rep['replays'].get('minimized')}); see the report's outcome table", file=sys.stderr)
         return 1
     return 130 if rep["interrupted"] else 0
+
+
+def _wrote(rep: dict) -> None:
+    """What a reduction wrote; an interrupted one says that its result is partial and how to go on
+    (the same command resumes from the best so far, which DIR keeps with its state)."""
+    files = f"{os.path.join(rep['out_dir'], 'repro.min.py')}, report.md, report.json"
+    if not rep["interrupted"]:
+        print(f"wrote {files}")
+        return
+    print(f"interrupted: wrote the best result so far (not yet 1-minimal) to {files}")
+    print("to resume from it, run the same command again (--no-resume starts over)")
 
 
 def cmd_isolate(args) -> int:
@@ -582,7 +598,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign import CampaignOptions, default_frontend, run_campaign, summary_lines
+    from .fuzz.campaign import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
     from .fuzz.oracles import ORACLES
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
         raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
@@ -617,11 +633,16 @@ def cmd_fuzz(args) -> int:
     if not os.path.isdir(opt.corpus) and not args.quiet:
         print(f"fmin: findings go to {opt.corpus}/ (a new directory" + ("" if given_corpus else
               "; --corpus DIR to choose another") + ")", file=sys.stderr)
-    if ray_opt is not None:
-        from . import cluster
-        s = cluster.run_campaign(opt, ray_opt)
-    else:
-        s = run_campaign(opt)
+    try:
+        if ray_opt is not None:
+            from . import cluster
+            s = cluster.run_campaign(opt, ray_opt)
+        else:
+            s = run_campaign(opt)
+    except Interrupted as stopped:   # what it did before Ctrl-C is worth the same table
+        for line in summary_lines(stopped.summary):
+            print(line)
+        raise
     for line in summary_lines(s):
         print(line)
     return fuzz_exit_code(args.fail_on, s.new)

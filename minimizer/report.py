@@ -9,16 +9,19 @@ from typing import Any
 from .segments import SegmentGraph
 
 
-def repro_header(environment: dict, command: str | None, prop: str) -> str:
+def repro_header(environment: dict, command: str | None, prop: str, see: str | None = None) -> str:
     """The comment block a minimized script starts with: where it was confirmed (GPU, driver,
     torch, nvFuser and its options, fmin) and the command that made it — not the original's
     header, which names the machine the user had before (it is kept in ``report.md``). A result
     confirmed by a ``--test`` command alone (no backend run) says so: its versions are what is
-    installed on this machine (``oracle.machine``)."""
+    installed on this machine (``oracle.machine``). ``see``: the command that shows the result
+    where ``python repro.min.py`` cannot (``Backend.see_command``)."""
     from . import __version__
     env = environment or {}
     lines = ["# Minimized by fmin " + __version__ + (f": {command}" if command else "")]
     lines.append(f"# property: {prop}")
+    if see:
+        lines.append(f"# see it here: {see}  (the script is written for nvFuser; `python` alone needs nvFuser)")
     where = env.get("gpu") or ("CPU" if str(env.get("device", "")).startswith("cpu") else env.get("device"))
     if where:
         how = env.get("confirmed_by") or f"{env.get('backend', '?')} backend"
@@ -89,13 +92,15 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
           original_header: str = "", mismatch: dict | None = None, property_reason: str | None = None,
           wall_seconds: float | None = None, command: str | None = None,
           upgraded: str | None = None, bytes_after: int | None = None,
-          backend_title: str | None = None, calls_before_resume: int = 0) -> dict[str, Any]:
+          backend_title: str | None = None, calls_before_resume: int = 0,
+          see: str | None = None) -> dict[str, Any]:
     """The report of one reduction, from plain values (sizes are (ops, inputs, outputs)), built
     once: ``mismatch`` and ``property_reason`` come with a re-verified result, ``upgraded`` says
     why a translation was reduced instead of the script as written; ``bytes_after``: the
     reduced program's size without the header a confirmed result gets; ``backend_title`` is how
     sentences name the backend (its ``Backend.title``: "nvFuser"). ``oracle_calls`` counts every
-    run of a resumed reduction, ``calls_before_resume`` those before its last resume."""
+    run of a resumed reduction, ``calls_before_resume`` those before its last resume. ``see``:
+    how to see the result where ``python repro.min.py`` cannot (``Backend.see_command``)."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after
     d = {
         "script": script,
@@ -127,6 +132,8 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
         d["property_reason"] = property_reason
     d["wall_seconds"] = wall_seconds
     d["command"] = command
+    if see:
+        d["see"] = see
     if upgraded:
         d["upgraded"] = upgraded
     return d
@@ -192,12 +199,17 @@ def to_markdown(d: dict[str, Any]) -> str:
         lines += [f"**Warning: the minimized script did not show the property when re-run "
                   f"({(d.get('replays') or {}).get('minimized')}).**", ""]
     if d["interrupted"]:
-        lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.**", ""]
+        lines += ["**Interrupted: this is the best result so far, not a 1-minimal one.** Running the same command "
+                  "again resumes the reduction from it.", ""]
     if d.get("upgraded"):
         lines += [f"Note: {d['upgraded']}.", ""]
     if d.get("static_error"):
         lines += [f"fmin's reference rejects the original at {d['static_error']}; the reduction ran without fmin's "
                   f"static filter (every candidate judged by the backend or the test).", ""]
+    if d.get("see"):
+        lines += [f"To see it on a machine without nvFuser: `{d['see']}` (the script is written for nvFuser; "
+                  f"fmin runs it on {d.get('backend_title') or d['backend']}, which confirmed it; "
+                  f"`python repro.min.py` alone needs nvFuser).", ""]
     lines += ["```python", d["minimal_script"].rstrip("\n"), "```", "",
               "| | original | minimized |", "|---|---:|---:|",
               f"| ops | {d['ops_before']} | {d['ops_after']} |",

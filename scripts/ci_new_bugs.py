@@ -6,7 +6,8 @@ KNOWN is the findings corpus before the night (a copy), AFTER the same corpus on
 merged into it (``fmin merge-findings``) and minimized. A Bugs row of AFTER is new when no Bugs row
 of KNOWN answers to its root cause: neither its key nor a key it absorbed (a bucket re-keyed by a
 newer fmin keeps its old keys) is among theirs. fmin's own findings (the generator or the reference
-was wrong) and stale buckets are not Bugs rows, so they never fail the run; a stale bug that shows
+was wrong), stale buckets and the bug list's other classes (missing checks, segmentation, by design,
+debug-dump failures) are not Bugs rows, so they never fail the run; a stale bug that shows
 again is a new row (a regression). Prints the new rows as a Markdown table, writes a JUnit file
 with one test per Bugs row of AFTER (a new one fails), and exits 1 when there is a new row.
 """
@@ -22,8 +23,10 @@ from minimizer.fuzz import buglist  # noqa: E402
 
 
 def bug_rows(root: str) -> list[dict]:
-    """The rows of the bug list's Bugs section: live buckets owned by the compiler under test."""
-    return [r for r in buglist.rows_of(root) if not r["_m"].stale and r["_m"].owner != "fmin"]
+    """The rows of the bug list's Bugs section (``buglist.classified``: live buckets owned by the
+    compiler under test that are no missing check, segmentation difference, by-design difference
+    or debug-dump failure)."""
+    return buglist.classified(root, buglist.rows_of(root))["bug"]
 
 
 def _keys(row: dict) -> set[str]:

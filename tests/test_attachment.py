@@ -11,6 +11,7 @@
   (``tests/data/nvfuser/logs-0.2.36``), gets the signature a worker gives the same error, and its
   ``NVFUSER_DUMP`` output the worker's segmentation.
 """
+import dataclasses
 import glob
 import json
 import os
@@ -36,6 +37,7 @@ from minimizer.program import parse
 from minimizer.program.interpret import run
 from minimizer.program.static import is_valid
 from minimizer.program.torch_code import NotPlainTorch, function_text
+from minimizer import report as reports
 from minimizer.report import repro_header
 
 FINDINGS = os.path.join(ROOT, "corpus", "findings")
@@ -259,14 +261,58 @@ def test_a_layout_finding_is_filed_in_the_layout_that_fails():
 
 
 def test_an_order_finding_is_filed_in_the_order_that_fails():
-    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    """On a backend whose scripts cannot show their split by themselves (Inductor: the launcher's
+    outcome says it), the variant is filed and its segmentation is what it must show."""
+    two = Outcome("ok", "inductor", segments=2, schedulers=["pointwise", "reduction"])
     v = _verdict(OrderDependent(), OrderResult(["tv0", "tv1"], ONE, perm=[1, 0], kind="swap", outcome=two))
-    att = attachment.build(_reduced("sub"), "r.py", _meta("order-dependent", {"order_dependent": True}), None, v)
+    meta = dataclasses.replace(_meta("order-dependent", {"order_dependent": True}), backend="inductor")
+    att = attachment.build(_reduced("sub"), "r.py", meta, None, v)
     p = parse(att.text)
     assert [s.outs[0] for s in p.input_stmts()] == ["tv1", "tv0"]
     assert att.expect["segments"] == 2 and att.expect["schedulers"] == ["pointwise", "reduction"]
     assert "swapping inputs 0 (tv0) and 1 (tv1)" in att.variant
     assert "torch.manual_seed(0)" in att.text.split("inputs = [")[0].splitlines()[-1]
+
+
+def _versions(text):
+    """The (what, script) pairs a segmentation attachment runs (its ``VERSIONS.append`` lines)."""
+    import ast
+    return [tuple(ast.literal_eval(n.value.args[0])) for n in ast.parse(text).body
+            if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and getattr(n.value.func, "attr", "") == "append"]
+
+
+def test_an_nvfuser_segmentation_finding_runs_both_versions_and_compares_their_splits():
+    two = Outcome("ok", "nvfuser", segments=2, schedulers=["pointwise", "reduction"])
+    v = _verdict(OrderDependent(), OrderResult(["tv0", "tv1"], ONE, perm=[1, 0], kind="swap", outcome=two))
+    att = attachment.build(_reduced("sub"), "r.py", _meta("order-dependent", {"order_dependent": True}), None, v)
+    assert att.expect == {"kind": "segmentation"} and att.variant.startswith("both: as reduced, and swapping")
+    (w1, reduced), (w2, swapped) = _versions(att.text)
+    assert w1 == "as reduced" and parse(reduced).stmts == parse(_reduced("sub")).stmts
+    assert [s.outs[0] for s in parse(swapped).input_stmts()] == ["tv1", "tv0"]
+    assert all("torch.manual_seed(0)" in t for t in (reduced, swapped))
+    assert att.text.startswith("# Minimized by fmin") and "os.environ.setdefault('NVFUSER_DISABLE'" in att.text
+
+
+@pytest.mark.parametrize("other", ["segment_set", "pointwise"])
+def test_the_segmentation_script_prints_both_graphs_and_fails_when_they_differ(tmp_path, other):
+    """The script's reading of nvFuser's dump, on real dumps (0.2.36 on the H200): each version
+    stands in by printing its log; two that split alike pass, two that do not raise."""
+    from minimizer.backends import get
+    logs = {n: os.path.join(LOGS, n + ".log") for n in ("segment_set", other)}
+    versions = [(n, f"print(open({p!r}).read())\n") for n, p in logs.items()]
+    (tmp_path / "x.py").write_text(get("nvfuser").segmentation_script(versions))
+    r = subprocess.run([sys.executable, "x.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                       env={"PATH": os.environ["PATH"]})
+    assert "==== segment_set: 2 segments ['pointwise', 'reduction']\nSegmented_Fusion{" in r.stdout, r.stderr
+    if other == "segment_set":
+        assert r.returncode == 0
+        return
+    assert r.returncode == 1 and "==== pointwise: 1 segments ['pointwise']\nSegmented_Fusion{" in r.stdout
+    o = standalone.outcome("nvfuser", {"timed_out": False, "exit_code": 1, "stderr": r.stderr, "stdout": r.stdout,
+                                       "seconds": 1.0})
+    ok, why = standalone.judge({"kind": "segmentation"}, o)
+    assert ok and why == ("AssertionError: the segmentation differs: segment_set gives 2 segments "
+                          "['pointwise', 'reduction']; pointwise gives 1 segments ['pointwise']"), why
 
 
 def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program():
@@ -285,9 +331,61 @@ def test_a_failure_is_filed_as_reduced_and_must_fail_with_its_recorded_signature
     sig = "nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: x"
     att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=f"nvfuser error {sig}"),
                            {"status": "error", "signature": sig})
-    assert att.expect == {"kind": "failure", "status": "error", "signature": sig}
+    assert att.expect == {"kind": "failure", "status": "error", "signature": sig, "key": sig}
     assert parse(att.text).stmts == parse(_reduced()).stmts and "check_against_eager" not in att.text
-    assert "# run it: python repro.min.py, with the environment above" in att.text
+    assert "# run it: python repro.min.py (it sets the nvFuser options it needs itself)" in att.text
+
+
+def test_the_attachment_sets_its_options_itself_but_no_debug_dump():
+    """``python repro.min.py`` with no environment: the script sets the options fmin's runs had
+    before anything imports nvFuser — but not the dumps, which no user runs with."""
+    att = attachment.build(_reduced(), "r.py", _meta("failure", {}), {"status": "error", "signature": "s"})
+    body = att.text.split("\nimport torch", 1)[0]
+    assert "os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')" in body
+    assert "setdefault('NVFUSER_DUMP'" not in att.text
+
+
+def test_the_header_describes_the_minimized_script_and_no_machine_path():
+    """The first example's words name its outputs and shapes: the header gives the bucket's root
+    cause instead, and the reducer's command line loses the directories of this machine."""
+    text = repro_header(ENV, "fmin fuzz --corpus /tmp/fmin-h200/seeded --summary /root/out/s.json", "p") \
+        + ONE_INPUT.replace("{op}", "add")
+    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"}, key="nvfuser mismatch values: add",
+                                               words="output 2 (bfloat16[4, 8, 64]): 2048 of 2048 differ"), None)
+    head = reports.split_header(att.text)[0]
+    assert "# finding: mismatch (nvfuser), bucket b0: nvfuser mismatch values: add" in head
+    assert "bfloat16[4, 8, 64]" not in head and "/tmp/" not in head and "/root/" not in head
+    assert "--corpus seeded --summary s.json" in head
+
+
+def test_inline_inputs_are_named_so_the_wrong_result_check_sees_them():
+    """``fd.execute([...])`` with the inputs inline (tests/data/forms/inline_inputs.py): the
+    attachment binds them to a name first, so the seed goes before them and the check runs."""
+    with open(os.path.join(ROOT, "tests", "data", "forms", "inline_inputs.py"), encoding="utf-8") as f:
+        text = f.read().replace('device="cuda"', 'device="cpu"')
+    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"}), None)
+    assert att.expect == {"kind": "mismatch", "differs": "values"}, att.notes
+    assert re.search(r"^inputs_1 = \[torch.randn", att.text, re.M)
+    assert "out = fd.execute(inputs_1)" in att.text and "check_against_eager(out, inputs_1, inputs_1_before" in att.text
+    assert att.text.index("torch.manual_seed(0)") < att.text.index("inputs_1 = [")
+    assert parse(att.text).stmts == parse(text).stmts
+
+
+def test_the_standalone_verdict_compares_root_causes_not_messages():
+    """86acf0590d80 (tests/data/findings/86acf0590d80.json, a real record): filed from a program
+    whose assert names ``bS?{N ex N}``; its minimized script, run alone on the GPU, raised the
+    same assert at the same site naming ``bS?{N}`` — the same bug, which a whole-message compare
+    called "not reproduced"."""
+    m = record.load(os.path.join(ROOT, "tests", "data", "findings", "86acf0590d80.json"))
+    expect = {k: v for k, v in m.attachment.expect.items() if k != "key"}   # filed before keys were kept
+    seen = m.standalone.why.split("`")[1]           # what the standalone run raised
+    assert seen != expect["signature"]
+    o = Outcome("error", "nvfuser", signature=seen, message=m.standalone.shows)
+    assert standalone.judge(expect, o)[0]
+    assert standalone.judge({**expect, "kind": "outcome", "segments": None, "schedulers": None}, o)[0]
+    other = seen.replace("selfReplay", "replayCasP")
+    assert not standalone.judge(expect, Outcome("error", "nvfuser", signature=other))[0]
+    assert not standalone.judge(expect, Outcome("crash", "nvfuser", signature=seen))[0]
 
 
 def test_a_computation_that_is_not_plain_torch_says_so(monkeypatch):
@@ -330,15 +428,41 @@ def test_the_check_runs_standalone_and_is_skipped_inside_fmin(tmp_path):
     assert c.returncode == 0 and json.loads(c.stdout.splitlines()[-1])["status"] == "ok", c.stdout + c.stderr
 
 
-def test_the_run_gets_only_the_stated_environment(tmp_path, monkeypatch):
+def test_the_run_gets_no_setting_and_the_dumps_only_when_asked(tmp_path, monkeypatch):
+    """A maintainer's run: no ``NVFUSER_*``/fmin variable, not even what the header states (the
+    script sets what it needs); the debug dumps only for the retry that asks whether a failure
+    needs them (``debug``), and only the backend's debug variables."""
     monkeypatch.setenv("NVFUSER_DISABLE", "kernel_reuse")
     monkeypatch.setenv("FMIN_SOMETHING", "1")
-    text = (repro_header({**ENV, "backend": "reference", "device": "cpu", "options": {"NVFUSER_DUMP": "x"}}, None, "p")
+    text = (repro_header({**ENV, "backend": "reference", "device": "cpu",
+                          "options": {"NVFUSER_DUMP": "x", "NVFUSER_DISABLE": "y"}}, None, "p")
             + "import os\nprint('ENV', sorted(k for k in os.environ if k.startswith(('NVFUSER', 'FMIN'))), "
               "os.environ.get('NVFUSER_DUMP'))\n" + ONE_INPUT.replace("{op}", "add"))
     r = _launch(text, tmp_path)
-    assert r["ran"] and "ENV ['NVFUSER_DUMP'] x" in r["stdout"], r["stdout"] + r["stderr"][-1000:]
-    assert r["environment"] == {"NVFUSER_DUMP": "x"} and "FMIN_SOMETHING" not in r["passed"]
+    assert r["ran"] and "ENV [] None" in r["stdout"], r["stdout"] + r["stderr"][-1000:]
+    assert r["environment"] == {} and "FMIN_SOMETHING" not in r["passed"]
+    assert "NVFUSER_DUMP" not in standalone.environment(text, "nvfuser")
+    debug = standalone.environment(text, "nvfuser", debug=True)
+    assert debug["NVFUSER_DUMP"] == "x" and "NVFUSER_DISABLE" not in debug and "FMIN_SOMETHING" not in debug
+
+
+def test_a_failure_shown_only_with_the_dump_on_is_recorded_as_the_dumps(monkeypatch):
+    """The first run (no dump) shows nothing; the retry with the header's dump shows the failure:
+    ``dump_only``, not a reproduction."""
+    seen = []
+
+    def fake_record(text, expect, *, backend, device, timeout, debug=False):
+        seen.append(debug)
+        return ({"ran": True, "reproduced": True, "why": "error `s`", "environment": {"NVFUSER_DUMP": "x"}} if debug
+                else {"ran": True, "reproduced": False, "why": "ok instead of error `s`", "environment": {}})
+    monkeypatch.setattr(standalone, "_record", fake_record)
+    text = repro_header({**ENV, "options": {"NVFUSER_DUMP": "x"}}, None, "p") + "x = 1\n"
+    rec = standalone.standalone(text, {"kind": "failure"}, backend="nvfuser", device="cuda", timeout=1)
+    assert seen == [False, True] and rec["dump_only"] is True and rec["reproduced"] is False
+    assert "with NVFUSER_DUMP=x it does" in rec["why"]
+    seen.clear()
+    rec = standalone.standalone(text, {"kind": "failure"}, backend="reference", device="cpu", timeout=1)
+    assert seen == [False] and "dump_only" not in rec        # the reference has no debug variable
 
 
 def test_an_nvfuser_bucket_is_not_run_where_nvfuser_is_not():

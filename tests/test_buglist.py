@@ -3,14 +3,16 @@ cause, read from what the buckets of the committed corpus (found on the H200) re
 where raised, message, counts, dtypes, minimized ops, whether the attachment reproduces
 standalone, first seen, the attachment — newest first, fmin's own and stale buckets apart; and
 ``fmin merge-findings`` rewrites it."""
+import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 
 from conftest import ROOT
-from minimizer.fuzz import buglist
+from minimizer.fuzz import buglist, record
 from minimizer.fuzz.record import Bucket
 
 #: the frozen copy of the corpus (its README): ``corpus/findings`` is re-keyed as fmin's rules
@@ -106,3 +108,85 @@ def test_a_wrong_result_is_placed_by_the_op_its_key_names():
     assert where("nvfuser mismatch dtype (int for int): welford") == "output of `welford`"
     assert where("nvfuser mismatch values: broadcast_in_dim, prod, sign") == "an output"
     assert where("nvfuser mismatch sign -> int64") == "output of `sign` (int64)"
+
+
+#: the committed corpus, whose records the wording tests read (found by what they record: a
+#: re-keyed corpus renames its buckets)
+CORPUS = os.path.join(ROOT, "corpus", "findings")
+
+
+def _records(pred) -> list[dict]:
+    out = []
+    for name in sorted(os.listdir(CORPUS)):
+        p = os.path.join(CORPUS, name, "finding.json")
+        if os.path.exists(p):
+            with open(p, encoding="utf-8") as f:
+                m = json.load(f)
+            if pred(m):
+                out.append(m)
+    return out
+
+
+def test_a_wrong_result_in_an_input_returned_as_output_is_said_so():
+    """A generated program returns one of its inputs as an output, and nvFuser's value there is
+    wrong: the key names no op (``values: input``), and the row says what the output is instead of
+    "output of `input`"."""
+    (m,) = [record.from_json(d) for d in
+            _records(lambda m: m["kind"] == "mismatch" and m["key"].endswith("values: input"))[:1]]
+    where, _ = buglist.where_and_message(m)
+    assert where == "a fusion input returned as an output"
+    assert buglist.where_and_message(dataclasses.replace(m, key=m.key.replace("input", "relu")))[0] == \
+        "output of `relu`"
+
+
+def test_a_stale_reason_of_an_older_fmin_reads_as_what_it_means():
+    """"outputs differ in values, not in values" (a difference from eager that the exact
+    reference showed to be rounding) as the bug list says it now."""
+    olds = _records(lambda m: "not in values" in str((m.get("stale") or {}).get("reason", "")))
+    assert olds, "the corpus no longer has such a record: the test needs another"
+    for m in olds:
+        said = buglist.stale_words(m["stale"]["reason"])
+        assert "not in values" not in said and "no mismatch in values, rounding only" in said, said
+    assert buglist.stale_words("outputs differ in shape, not in values") == "outputs differ in shape, not in values"
+
+
+def test_a_dtype_key_of_one_class_names_the_dtypes(tmp_path):
+    """int64 where the reference said int32 was keyed "dtype (int for int)"; re-keyed by
+    ``merge-findings``, a real record of it names the dtypes, and classes that differ stay classes."""
+    from minimizer.fuzz.keys import mismatch_key
+    olds = _records(lambda m: "(int for int)" in m["key"])
+    if not olds:   # a corpus re-keyed since: today's keys name the dtypes
+        assert _records(lambda m: re.search(r"dtype \(int\d+ for int\d+\)", m["key"]))
+        return
+    root = tmp_path / "c"
+    for m in olds:
+        shutil.copytree(os.path.join(CORPUS, m["id"]), root / m["id"])
+    r = subprocess.run([sys.executable, "-m", "minimizer", "merge-findings", "--into", str(root)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    md = (root / "report.md").read_text()
+    assert "(int for int)" not in md and re.search(r"dtype \(int(32|64) for int(32|64)\)", md), md
+    assert mismatch_key("nvfuser", "dtype", ["where"], "int64", "bool") == "nvfuser mismatch dtype (int for bool): where"
+
+
+def test_counts_are_english_and_the_seen_column_is_explained(tmp_path):
+    root = _corpus(tmp_path)
+    for b in BUCKETS[1:]:
+        shutil.rmtree(root / b)
+    md = (root / "report.md").read_text() if buglist.write(str(root)) else ""
+    assert md.split("\n")[2].startswith("1 bug of the compilers under test") and "(1 bucket)" in md
+    assert "1 buckets" not in md and "1 bugs" not in md
+    assert "*seen*: how many generated programs hit the bucket" in md and "--replay ID" in md
+
+
+def test_the_rows_a_campaign_prints_link_from_where_the_user_is(tmp_path, monkeypatch):
+    """The corpus's report.md links relative to the corpus; the campaign's printed rows relative
+    to the directory the user is in."""
+    root = _corpus(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (r,) = buglist.rows_of(str(root), [record.load_dir(str(root / BUCKETS[0]))],
+                           links_from=os.curdir)
+    link = r["attachment"].split("](", 1)[1].rstrip(")")
+    assert link.startswith(f"corpus/{BUCKETS[0]}/") and os.path.exists(link)
+    (r,) = buglist.rows_of(str(root), [record.load_dir(str(root / BUCKETS[0]))])
+    assert r["attachment"].split("](", 1)[1].startswith(f"{BUCKETS[0]}/")

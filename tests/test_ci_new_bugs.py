@@ -11,6 +11,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from conftest import ROOT
+from minimizer.fuzz import buglist
 
 SCRIPT = os.path.join(ROOT, "scripts", "ci_new_bugs.py")
 CORPUS = os.path.join(ROOT, "corpus", "findings")
@@ -46,7 +47,7 @@ def night(tmp_path_factory):
     """KNOWN: the corpus less two live bugs; AFTER: the whole corpus, with a stale nvFuser bug shown
     again, a stale fmin finding shown again, and a known bug re-keyed (its key among its old keys)."""
     metas = _metas()
-    live = [n for n, m in metas.items() if not m.get("stale") and m.get("owner") != "fmin"]
+    live = [r["bucket"] for r in buglist.classified(CORPUS, buglist.rows_of(CORPUS))["bug"]]   # the Bugs rows
     stale_bug = next(n for n, m in metas.items() if m.get("stale") and m.get("owner") == "nvfuser")
     stale_fmin = next(n for n, m in metas.items() if m.get("stale") and m.get("owner") == "fmin")
     gone, rekeyed = live[:2], live[5]

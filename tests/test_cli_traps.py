@@ -175,3 +175,107 @@ def test_a_finished_reduction_leaves_no_lock_file(here, capsys):
                         "--out", "o")
     assert rc == 0, err
     assert sorted(os.listdir(here / "o")) == ["cache.json", "report.json", "report.md", "repro.min.py", "state.json"]
+
+
+def _fmin_process(*args):
+    """``python -m minimizer ARGS`` in a fresh process, and whether it imported torch."""
+    import subprocess
+    import sys
+    code = ("import runpy, sys; sys.argv = ['fmin', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('minimizer', run_name='__main__')\n"
+            "except SystemExit as e:\n    print('torch imported:', 'torch' in sys.modules, file=sys.stderr); "
+            "raise\n")
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_prints_the_version_without_importing_torch(flag):
+    from minimizer.cli import version
+    res = _fmin_process(flag)
+    assert res.returncode == 0 and res.stdout == f"fmin {version()}\n", (res.stdout, res.stderr)
+    assert "torch imported: False" in res.stderr
+    assert version().split(".")[0].isdigit()
+
+
+def test_help_lists_every_command_without_importing_torch():
+    """``fmin --help`` builds no command's options: the registries behind them import torch."""
+    from minimizer.cli import _HELP
+    res = _fmin_process("--help")
+    assert res.returncode == 0 and "torch imported: False" in res.stderr, res.stderr
+    for name, words in _HELP.items():
+        assert name in res.stdout and words.split()[0] in res.stdout
+
+
+def test_a_command_still_has_its_options_and_the_backend_summaries(capsys):
+    with pytest.raises(SystemExit) as e:
+        fmin(capsys, "check", "--help")
+    out = capsys.readouterr().out
+    assert e.value.code == 0 and "--backend" in out and "the real nvFuser library" in out and "--kernels" in out
+
+
+def test_an_interrupted_reduction_says_so_and_that_rerunning_resumes(here, capsys, monkeypatch):
+    from minimizer.oracle.checks import shell
+    real, calls = shell.run_shell_test, []
+
+    def interrupted(*a, **kw):   # Ctrl-C at the sixth run of the test
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*a, **kw)
+    monkeypatch.setattr(shell, "run_shell_test", interrupted)
+    argv = ("reduce", ROPE, "--backend", "reference", "--test", "grep -q 'fd.ops.cat(' \"$1\"", "-q", "--out", "o")
+    rc, out, err = fmin(capsys, *argv)
+    assert rc == 130, err
+    assert "interrupted" in out and "not yet 1-minimal" in out and "run the same command again" in out, out
+    assert not any(line.startswith("wrote ") for line in out.splitlines())
+    assert "Running the same command again resumes" in (here / "o" / "report.md").read_text()
+    monkeypatch.setattr(shell, "run_shell_test", real)
+    rc, out, err = fmin(capsys, *argv)    # and it does: the finished run says "wrote"
+    assert rc == 0 and "interrupted" not in out and "\nwrote " in "\n" + out, out
+
+
+def test_the_header_records_the_command_as_typed_and_how_to_see_the_result_here(here, capsys):
+    """A result confirmed on a backend fmin stands in front of is an nvFuser script that `python`
+    alone cannot show on a machine without nvFuser: its header and report.md say which command
+    does, and that command does show it."""
+    from minimizer.backends import get
+    rc, out, err = fmin(capsys, "slice.py", "--backend", "reference", "--test", "grep -q slice", "-q", "--out", "o",
+                        "--jobs", "2")
+    assert rc == 0, err
+    text = (here / "o" / "repro.min.py").read_text()
+    assert "# Minimized by fmin" in text and "fmin slice.py --backend reference --test 'grep -q slice' -q --out o " \
+        "--jobs 2\n" in text
+    see = "fmin check o/repro.min.py --backend reference"
+    assert f"# see it here: {see} " in text and f"`{see}`" in (here / "o" / "report.md").read_text()
+    assert get("reference").see_command("o/repro.min.py") == see
+    rc, out, err = fmin(capsys, *see.split()[1:])
+    assert rc == 0 and "repro.min.py" in out, err
+
+
+def test_a_result_python_can_show_needs_no_other_command():
+    from minimizer.backends import get
+    from minimizer.report import repro_header
+    assert get("nvfuser").see_command("o/repro.min.py") is None
+    assert get("inductor").see_command("o/repro.min.py", (("cpp.inject_relu_bug_TESTING_ONLY", "accuracy"),)) == \
+        "fmin check o/repro.min.py --backend inductor --inductor-config cpp.inject_relu_bug_TESTING_ONLY=accuracy"
+    assert "see it here" not in repro_header({"backend": "nvfuser", "gpu": "H200"}, "fmin x.py", "p", see=None)
+
+
+def test_a_ctrl_c_whose_raise_was_swallowed_still_stops_a_reduction(here, capsys, monkeypatch):
+    """Python swallows a KeyboardInterrupt raised inside a gc callback; the signal is recorded
+    all the same (``minimizer.interrupt``) and the reducer stops at its next step."""
+    from minimizer import interrupt
+    from minimizer.oracle.checks import shell
+    real, calls = shell.run_shell_test, []
+
+    def swallowed(*a, **kw):   # the third run of the test: a SIGINT whose exception went nowhere
+        calls.append(1)
+        if len(calls) == 3:
+            interrupt._PENDING.set()
+        return real(*a, **kw)
+    monkeypatch.setattr(shell, "run_shell_test", swallowed)
+    rc, out, err = fmin(capsys, "reduce", ROPE, "--backend", "reference", "--test", "grep -q 'fd.ops.cat(' \"$1\"",
+                        "-q", "--out", "o")
+    assert rc == 130 and "interrupted" in out, (out, err)
+    assert len(calls) <= 4 and not interrupt._PENDING.is_set()   # stopped at once; nothing left pending after

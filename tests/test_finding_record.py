@@ -167,6 +167,17 @@ def test_a_broken_reduction_and_an_unrun_standalone_keep_their_shape():
     assert record.from_json(j) == b
 
 
+def test_a_dump_only_standalone_run_is_a_field_written_only_when_known():
+    """``dump_only`` (``standalone.standalone``: it reproduced only with the debug dumps on) is an
+    attribute, and a record that never had it is written without it."""
+    run = {"ran": True, "reproduced": False, "why": "w", "command": "python repro.min.py", "exit_code": 1,
+           "timed_out": False, "seconds": 1.0, "shows": "s", "tail": "t", "environment": {}, "passed": [], "at": "t"}
+    b = record.from_json({"key": "k", "standalone": {**run, "dump_only": True}})
+    assert b.standalone.dump_only is True and b.standalone.extra == {}
+    assert b.to_json()["standalone"]["dump_only"] is True
+    assert "dump_only" not in record.from_json({"key": "k", "standalone": run}).to_json()["standalone"]
+
+
 # ---------------------------------------------------------------- no string-keyed lookups elsewhere
 #: names the code gives a finding's record (or one of its nested records) when it holds one
 FINDING_NAMES = {"m", "meta", "metas", "b", "bucket", "buckets", "finding", "dm", "sm", "keep", "other", "opened",

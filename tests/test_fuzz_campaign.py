@@ -666,3 +666,41 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
                                                        corpus=str(tmp_path), resume=False, max_ops=3))
     assert s.programs == 2                            # --no-resume: the record starts over
+
+
+def test_reducing_new_buckets_says_which_and_how_far_unless_quiet(tmp_path, capsys):
+    """The reductions after the judging take minutes with nothing else to show: a line as each
+    bucket starts (n of m) and as each is filed (its size, whether it reproduced standalone).
+    The runner here hands back what ``reduce_bucket`` returns; the lines are what is tested."""
+    from concurrent.futures import Future
+    from minimizer.fuzz.campaign import CampaignOptions, _Campaign
+    results = []
+
+    class Runner:
+        reduce_slots = 1
+
+        def reduce(self, key, meta, outcome, out):
+            f = Future()
+            f.set_result(results.pop(0))
+            return f
+
+    for quiet in (False, True):
+        corpus = tmp_path / str(quiet)
+        run = _Campaign(CampaignOptions(ctx=RunContext(backend="reference", quiet=quiet), corpus=str(corpus)))
+        ids = []
+        for i in range(2):
+            f = Finding("failure", "reference", f"reference error boom {i}", "w", {},
+                        Outcome("error", "reference", signature=f"boom {i}"))
+            run.store.add(f, "script", f"1.0.{i}", "reference")
+            run.new_keys.append((f.key, {}))
+            ids.append(run.store.meta(f.key).id)
+        results[:] = [{"minimized": {"ops_before": 9, "ops_after": 1}, "standalone": {"ran": True, "reproduced": True}},
+                      {"error": "RuntimeError: lost"}]
+        run.minimize_pending(Runner())
+        err = capsys.readouterr().err
+        if quiet:
+            assert err == ""
+            continue
+        assert f"reducing bucket 1 of 2: {ids[0]} (failure)" in err and f"reducing bucket 2 of 2: {ids[1]}" in err
+        assert f"1 of 2 done: {ids[0]}: ops 9 -> 1, reproduces standalone" in err, err
+        assert f"2 of 2 done: {ids[1]}: not reduced (RuntimeError: lost)" in err, err

@@ -145,3 +145,14 @@ def test_shift_amounts_are_defined(op, data):
             amount = s.args[1][1]
             amount = consts.get(amount.name) if hasattr(amount, "name") else amount
             assert isinstance(amount, int) and 0 <= amount < 8, to_source(p)
+
+
+def test_the_suite_leaves_no_hypothesis_storage_in_the_repository(tmp_path):
+    """Hypothesis's storage (its constants cache) goes to the session's own directory
+    (conftest.py), not to ``.hypothesis/`` of the checkout the tests run in."""
+    import os
+    from hypothesis.configuration import storage_directory
+    from conftest import ROOT
+    where = storage_directory("constants").path.resolve()
+    assert not str(where).startswith(os.path.realpath(ROOT)), where
+    assert str(where).startswith(os.path.realpath(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"]))

@@ -118,6 +118,22 @@ def test_a_script_that_runs_fine_has_nothing_to_reduce(runs):
     d, r = runs
     res = r["nothing"]
     assert res.returncode == 1 and "nothing to reduce" in res.stderr
+    # the suggestions are flags the reference backend accepts: no segment check, which it refuses
+    assert "--mismatch" in res.stderr and "--kernels" not in res.stderr, res.stderr
+
+
+def test_nothing_to_reduce_suggests_only_flags_the_backend_accepts():
+    """Every suggested property flag, on every backend, passes the usage check of ``reduce``."""
+    from minimizer.backends import names
+    from minimizer.cli import build_parser
+    from minimizer.oracle.property import Property
+    from minimizer.oracle.session import NothingToReduce
+    for name in names():
+        for flag in NothingToReduce.suggestions(get(name)):
+            args = build_parser().parse_args(["reduce", "x.py", *flag.replace("'", "").split()])
+            prop = Property.from_args(args)
+            assert prop.unsupported_on(get(name)) is None, (name, flag)
+    assert "--kernels '>=2'" in NothingToReduce.suggestions(get("inductor"))
 
 
 def test_a_failing_test_shows_its_output(runs):

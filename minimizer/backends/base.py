@@ -15,12 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import pkgutil
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import plugins
+from .signature import generic_classify
+
+#: the launcher's last line on stdout (``backends/launch.py``): ``fmin-launch: {outcome JSON}``
+LAUNCH_LINE = "fmin-launch: "
+#: what a segmentation finding's standalone script raises (``Backend.segmentation_script``)
+SPLITS_DIFFER = "the segmentation differs"
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,10 @@ class Backend:
     #: its outcomes say how the fusion was segmented (segments, schedulers, the graph): checks
     #: that read segments (``--kernels``, ``--segments``, ...) can be asked of it
     reports_segments: ClassVar[bool] = False
+    #: ``python SCRIPT`` shows what it confirmed: the script's own imports are what ran. False:
+    #: what ran was fmin's FusionDefinition standing behind the script's ``nvfuser`` imports, so
+    #: a script it confirmed shows it only through fmin (``see_command``)
+    runs_as_written: ClassVar[bool] = False
 
     @property
     def title(self) -> str:
@@ -148,6 +160,86 @@ class Backend:
         today's rules (``program``: the ``model.Program`` that ran, or None); unchanged by
         default. For re-keying a findings corpus without running anything."""
         return outcome
+
+    def see_command(self, script: str, inductor_config: tuple = ()) -> str | None:
+        """The command that shows on this machine what this backend confirmed of ``script``, where
+        ``python SCRIPT`` cannot (``runs_as_written`` False: the script is written for nvFuser, and
+        a machine without it stops at its import); None where ``python SCRIPT`` does."""
+        if self.runs_as_written:
+            return None
+        import shlex
+        config = [a for k, v in inductor_config for a in ("--inductor-config", f"{k}={v if isinstance(v, str) else json.dumps(v)}")]
+        return shlex.join(["fmin", "check", script, "--backend", self.name, *config])
+
+    # ---- a filed attachment, run as a maintainer runs it (``fuzz/standalone.py``) ----
+    #: options of a run of fmin's own translation with the backend's compiler left out: a wrong
+    #: result that run already shows is fmin's translation, not the backend (the fuzzer's
+    #: differential triage); None: the backend runs the script as written, there is nothing of
+    #: fmin's in between to suspect
+    translation_only: ClassVar[RunOptions | None] = None
+    #: worker variables that only make the backend print debug output (nvFuser's dumps): not the
+    #: user's path, so an attachment neither sets them nor is confirmed with them; a failure that
+    #: needs them is the debug code's own (``fuzz/standalone.py``: ``dump_only``)
+    debug_env: ClassVar[frozenset[str]] = frozenset()
+
+    @property
+    def standalone_needs_fmin(self) -> bool:
+        """The standalone run imports fmin (its launcher stands in front of the backend), so it is
+        given this fmin on ``PYTHONPATH``: every backend that does not run scripts as written
+        (``runs_as_written``, the one home of that fact)."""
+        return not self.runs_as_written
+
+    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
+        """(argv, "") that runs the attachment ``text`` as ``repro.min.py`` in the current
+        directory, or (None, why this machine cannot). ``config``: the header's ``KEY=VALUE``
+        backend settings. By default fmin's launcher (``backends/launch.py``): the worker's run of
+        the script, once, in a fresh process, with the script's own check active."""
+        if not self.available(device):
+            return None, f"the {self.name} backend cannot run on {device} here: {self.unavailable_reason(device)}"
+        return [sys.executable, "-m", "minimizer.backends.launch", self.name, device, "repro.min.py", *config], ""
+
+    def run_words(self, device: str, config: list[str]) -> str:
+        """The attachment header's ``# run it:`` line (``standalone_command`` in words)."""
+        cfg = " ".join(config)
+        return (f"python -m minimizer.backends.launch {self.name} {device} repro.min.py" + (f" {cfg}" if cfg else "")
+                + f" (fmin's FusionDefinition in front of {self.name})")
+
+    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
+        """The outcome fields (``status``, ``signature``, ``segments`` ...) a standalone run's
+        output states, or None where only its traceback can tell (``classify_error`` then reads
+        it). The launcher's last line says it (``LAUNCH_LINE``)."""
+        line = next((ln for ln in reversed(stdout.splitlines()) if ln.startswith(LAUNCH_LINE)), None)
+        return None if line is None else json.loads(line[len(LAUNCH_LINE):])
+
+    def classify_error(self, error: BaseException) -> dict:
+        """The outcome fields (``signature``, ``error_kind``) of an exception a standalone run's
+        traceback ended with, as this backend's worker classifies it; the exception type and its
+        masked first line by default."""
+        return generic_classify(error)
+
+    def segmentation_script(self, scripts: list[tuple[str, str]]) -> str | None:
+        """The body of a standalone script that runs each of ``scripts`` ((what it is, its text):
+        one program in two input layouts or orders), prints how the backend split each into
+        kernels and raises ``AssertionError: <SPLITS_DIFFER>: ...`` when the splits
+        differ; None where a script cannot see the split by itself (the launcher's outcome then
+        says it: ``standalone_outcome``)."""
+        return None
+
+    # ---- what a finding of it means (the bug list's classes, ``fuzz/classes.py``) ----
+    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
+        """Why a segmentation that changes with the inputs' layout or order is what the backend is
+        meant to do, or None. ``ops``: the minimized program's ops; ``changed``: the scheduler
+        kinds whose counts change. Any backend: a ``reshape`` alone is a view of a tensor whose
+        memory allows one and a copy (a kernel) of one whose memory does not, as torch's is."""
+        if ops == {"reshape"} and changed <= {"pointwise", "expr_eval", "no_op"}:
+            return "a reshape of a tensor whose layout allows no view is a copy kernel, not a view (as in torch)"
+        return None
+
+    def by_design(self, kind: str, differs: str | None, dtypes: frozenset[str]) -> str | None:
+        """Why a difference of ``kind`` (``differs``: what differs for a wrong result) in a program
+        of these dtypes is a documented semantic difference of the backend from eager torch, not
+        a bug, or None (the default: no such difference is documented)."""
+        return None
 
     # ---- in a worker ----
     def warm(self, device: str) -> dict:

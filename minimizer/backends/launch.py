@@ -20,7 +20,7 @@ import os
 import sys
 
 from ..argtypes import key_values
-from .base import RunOptions, get
+from .base import LAUNCH_LINE, RunOptions, get
 
 #: the outcome fields the caller reads
 FIELDS = ("status", "signature", "error_kind", "where", "segments", "schedulers", "message")
@@ -41,7 +41,7 @@ def main(argv: list[str]) -> int:
     sys.stdout.flush()
     if result.get("status") != "ok":
         print(result.get("message") or result.get("signature"), file=sys.stderr)
-    print("fmin-launch: " + json.dumps({k: result.get(k) for k in FIELDS}, default=str), flush=True)
+    print(LAUNCH_LINE + json.dumps({k: result.get(k) for k in FIELDS}, default=str), flush=True)
     return 0 if result.get("status") == "ok" else 1
 
 

@@ -10,10 +10,11 @@ and every ``NVFUSER_*`` option are recorded in each outcome, since outcomes depe
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Callable
 
-from .base import Backend, RunOptions, cuda_usable, register
+from .base import SPLITS_DIFFER, Backend, RunOptions, cuda_usable, register
 from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, parse_error, refresh_signature,
                           segment_graph_from_dump, segments_from_dump)
 from .nvfuser_rootcause import particulars, rootcause
@@ -54,6 +55,51 @@ class _Lazy:
         return None if self._value is None else self._value.names_input(tensor)
 
 
+#: the standalone check of a segmentation finding (``NvFuser.segmentation_script``); needs only
+#: Python: the two versions of the program run as they are, in child processes
+SEGMENTATION_CHECK = '''import os
+import re
+import subprocess
+import sys
+
+VERSIONS = []
+# VERSIONS
+
+
+def segmentation(what, text):
+    """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
+    env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
+    run = subprocess.run([sys.executable, "-c", text], env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{what} failed:\\n{run.stderr[-3000:]}")
+    end = run.stdout.rfind("} //Segmented_Fusion")
+    block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
+    details = block.split("group details:")[-1]
+    return block, sorted(m or "none" for m in re.findall(r"^\\s*g\\{(?:\\((\\w+)\\))?\\s*$", details, re.M))
+
+
+found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
+for what, block, groups in found:
+    print(f"==== {what}: {len(groups)} segments {groups}\\n{block or '(no segmented fusion: one kernel)'}\\n")
+if len({tuple(groups) for _, _, groups in found}) > 1:
+    raise AssertionError("SPLITS_DIFFER: " + "; ".join(f"{what} gives {len(g)} segments {g}"
+                                                                for what, _, g in found))
+'''
+
+
+def _literal(text: str) -> str:
+    """``text`` as a Python literal that reads as the script it is."""
+    if "'''" not in text and not text.endswith("\\"):
+        return "r'''" + text + "'''" if "\\" in text else "'''" + text + "'''"
+    return repr(text)
+
+
+def script_frontend(text: str) -> str:
+    """The nvFuser module a script imports (``nvfuser_direct`` when it names none)."""
+    m = re.search(r"^\s*(?:from|import)\s+(nvfuser_direct|nvfuser)\b", text, re.M)
+    return m.group(1) if m else "nvfuser_direct"
+
+
 def script_inputs(text: str, path: str = "<script>") -> FusionInputs | None:
     """``FusionInputs`` of a script's fusion, or None for a script fmin cannot read."""
     try:
@@ -68,6 +114,7 @@ class NvFuser(Backend):
     name = "nvfuser"
     summary = "the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel"
     display_name = "nvFuser"
+    runs_as_written = True
     auto_rank = 0             # the compiler fmin is for, wherever it imports and a GPU is visible
     worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
     warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/gpu.md
@@ -126,6 +173,46 @@ class NvFuser(Backend):
         if sig.startswith("nvfuser input-mismatch: ") and new.startswith("nvfuser internal-assert: "):
             out["error_kind"] = "compiler"
         return out
+
+    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin (``runs_as_written``) ----
+    debug_env = frozenset({"NVFUSER_DUMP"})
+
+    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
+        import importlib.util
+        fe = script_frontend(text)
+        if importlib.util.find_spec(fe) is None:
+            return None, f"{fe} is not installed here: an nvFuser finding runs standalone where nvFuser is"
+        if not cuda_usable():
+            return None, "no CUDA device here: an nvFuser finding runs standalone on a GPU"
+        return [sys.executable, "repro.min.py"], ""
+
+    def run_words(self, device: str, config: list[str]) -> str:
+        return "python repro.min.py (it sets the nvFuser options it needs itself)"
+
+    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
+        """A run that ended well: what the segmentation dump on its stdout says (an attachment of
+        a segmentation finding turns the dump on itself); a failure: its traceback."""
+        if exit_code != 0:
+            return None
+        d: dict = {"status": "ok"}
+        self.analyze_log(d, stdout)
+        return d
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
+
+    def segmentation_script(self, scripts: list[tuple[str, str]]) -> str | None:
+        """Each version runs in a child process with ``NVFUSER_DUMP=segmented_fusion`` (the dump
+        is how nvFuser shows its segments; the debug option stays in the children), and the
+        script prints each ``Segmented_Fusion`` block and compares their schedulers."""
+        consts = "\n".join(f"VERSIONS.append(({what!r}, {_literal(text)}))" for what, text in scripts)
+        return SEGMENTATION_CHECK.replace("SPLITS_DIFFER", SPLITS_DIFFER).replace("# VERSIONS", consts)
+
+    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
+        """Also: an input whose innermost dim is not the output's picks the transpose scheduler."""
+        if "transpose" in changed and changed <= {"transpose", "pointwise", "expr_eval", "no_op"}:
+            return "a transposed input is scheduled by the transpose scheduler instead of the pointwise one"
+        return super().expected_segmentation(ops, changed)
 
     def warm(self, device: str) -> dict:
         import torch

@@ -68,6 +68,9 @@ class Reference(Backend):
     def available(self, device: str | None = None) -> bool:
         return not (device or "").startswith("cuda") or cuda_usable()
 
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
+
     def unavailable_reason(self, device: str | None = None) -> str:
         return f"--device {device}: no CUDA device is visible (use --device cpu)"
 

@@ -17,7 +17,7 @@ import torch
 
 from .base import RunOptions
 from .devicemap import device_map
-from .signature import first_line, generic_signature
+from .signature import first_line, generic_classify
 
 
 class Recorder:
@@ -341,12 +341,6 @@ def _warm_time(call: dict, k: int, device: str) -> float:
 
 # the recorder of the script now running (for backends that need it while it runs)
 _current: list[Recorder | None] = [None]
-
-
-def generic_classify(error: BaseException) -> dict:
-    msg = str(error)
-    return {"error_kind": "script", "signature": generic_signature(type(error).__name__, msg),
-            "message": f"{type(error).__name__}: {msg}"[-4000:]}
 
 
 __all__ = ["Recorder", "describe", "run_with_modules", "generic_classify", "first_line"]

@@ -70,3 +70,11 @@ def first_line(text: str) -> str:
 
 def generic_signature(exc_type: str, message: str) -> str:
     return f"{exc_type}: {mask(first_line(message))[:200]}"
+
+
+def generic_classify(error: BaseException) -> dict:
+    """The outcome fields of an exception no backend knows better: the type and its masked first
+    line (``error_kind`` "script" until a backend's classification says otherwise)."""
+    msg = str(error)
+    return {"error_kind": "script", "signature": generic_signature(type(error).__name__, msg),
+            "message": f"{type(error).__name__}: {msg}"[-4000:]}

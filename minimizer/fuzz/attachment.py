@@ -16,8 +16,15 @@ reduce further) does not always show the bug by itself:
   AssertionError naming the output, the worst element, got vs expected. Where the computation
   cannot be written as plain torch, the script says so instead of pretending to check.
 
-Every attachment sets ``torch.manual_seed`` to the seed fmin ran it with just before its inputs
-list, so a standalone run draws the input values fmin's run drew. The check is skipped inside
+A **segmentation** finding (both layouts or orders run, and split differently) is, where the
+backend can show its split in a script (``Backend.segmentation_script``: nvFuser), one script
+that runs both versions, prints both segment graphs and fails when they differ.
+
+Every attachment sets the backend options fmin's runs had (but not its debug dumps) before
+anything imports the backend (``with_options``), so ``python repro.min.py`` needs no
+environment, and binds inputs written inline in ``fd.execute([...])`` to a name
+(``named_inputs``). Every attachment sets ``torch.manual_seed`` to the seed fmin ran it with just
+before its inputs list, so a standalone run draws the input values fmin's run drew. The check is skipped inside
 fmin's own workers (``__fmin__`` in the script's globals, ``backends/runner.py``): fmin judges
 outputs itself, and ``fmin check repro.min.py`` must see the fusion's outcome, not the check's.
 
@@ -30,23 +37,25 @@ import inspect
 import re
 from dataclasses import dataclass, field
 
+from .. import backends
 from .. import report as reports
 from ..oracle.checks import Failure, LayoutDependent, Mismatch, OrderDependent
 from ..oracle.checks.order import describe_permutation
 from ..oracle.outcome import Outcome, outcome_words
+from ..oracle.rootcause import rootcause
 from ..program import parse, to_source
 from ..program.torch_code import NotPlainTorch, function_text
 from ..program.variants import input_names, permute_inputs, relayout
 from . import eager_check
 from .findings import bucket_property, differs
 from .record import Bucket
-from .standalone import stated_inductor_config
+from .standalone import SPLITS, local_paths, stated_environment, stated_inductor_config
 
 
 @dataclass
 class Attachment:
     """What ``repro.min.py`` holds and what running it must show (``expect``, for
-    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"none", ...}``."""
+    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"segmentation"|"none", ...}``."""
     text: str
     expect: dict
     shows: str = ""                    # what running it shows, in words
@@ -64,43 +73,66 @@ def build(reduced: str, path: str, meta: Bucket, outcome: dict | None, verdict=N
     """The attachment of a bucket whose reduced script is ``reduced`` (its text). ``verdict``: the
     bucket property's verdict on it (``property.evaluate``), whose evidence names the failing
     variant of an order/layout finding; ``seed``: the torch seed of fmin's runs."""
+    reduced = named_inputs(reduced, parse(reduced, path).fd_name)
     program = parse(reduced, path)
     prop = bucket_property(meta, outcome)
     kinds = {type(c) for c in (prop.checks if prop is not None else ())}
     if kinds & {LayoutDependent, OrderDependent}:
-        att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent)
+        att = _variant(program, reduced, verdict, LayoutDependent if LayoutDependent in kinds else OrderDependent,
+                       _backend(meta), seed)
     elif Mismatch in kinds:
         att = _checked(program, reduced, meta)
     elif Failure in kinds:   # the recorded failure, as the reduction and the recheck hold it
         f = next(c for c in prop.checks if isinstance(c, Failure))
-        att = Attachment(reduced, {"kind": "failure", "status": f.status, "signature": f.signature},
-                         shows=f"{f.status} `{f.signature}`")
+        key = f.key or rootcause({"status": f.status, "signature": f.signature, "backend": _backend(meta)})
+        att = Attachment(reduced, {"kind": "failure", "status": f.status, "signature": f.signature, "key": key},
+                         shows=f"{f.status} `{key}`")
     else:
         att = Attachment(reduced, {"kind": "none"}, notes=["no property recorded: nothing to show"])
-    att.text = _seeded(att.text, program.fd_name, seed)
+    if att.expect["kind"] != "segmentation":   # its versions are seeded inside it
+        att.text = _seeded(att.text, program.fd_name, seed)
     header = reports.original_header(att.text)
     if not header:   # reduced by an fmin that wrote none: where it was found stands in
         header = reports.repro_header(meta.environment or {}, None,
                                       prop.describe() if prop is not None else "?").rstrip("\n")
+    header = local_paths(header)
     att.text = reports.with_header(att.text, header + "\n" + _header_lines(meta, att, header))
+    att.text = with_options(att.text, _backend(meta))
     return att
 
 
+def _backend(meta: Bucket) -> str:
+    """The backend a bucket was found on (the compiler fmin is for, where an old record names none)."""
+    return meta.backend or (meta.environment or {}).get("backend") or backends.auto_order()[0]
+
+
+def with_options(text: str, backend: str) -> str:
+    """``text`` setting, before anything imports the backend, the options its header says fmin's
+    runs had — except the backend's debug output (``Backend.debug_env``: nvFuser's dumps), which
+    is not the user's path — so ``python repro.min.py`` needs no environment. ``setdefault``: a
+    maintainer's own setting wins."""
+    opts = {k: v for k, v in stated_environment(text).items() if k not in backends.get(backend).debug_env}
+    if not opts:
+        return text
+    head, body = reports.split_header(text)
+    lines = ["import os", *(f"os.environ.setdefault({k!r}, {v!r})   # as fmin ran it (the environment above)"
+                            for k, v in sorted(opts.items()))]
+    return head + "\n".join(lines) + "\n" + body
+
+
 def run_line(meta: Bucket, header: str) -> str:
-    """How to run the attachment: ``python repro.min.py`` for nvFuser; for a backend fmin stands in
-    front of, fmin's launcher (``backends/launch.py``: the script behind fmin's FusionDefinition)."""
-    backend = meta.backend or (meta.environment or {}).get("backend") or "nvfuser"
-    if backend == "nvfuser":
-        return "python repro.min.py, with the environment above"
+    """How to run the attachment (``Backend.run_words``): ``python repro.min.py`` for nvFuser; for
+    a backend fmin stands in front of, fmin's launcher (``backends/launch.py``)."""
     device = (meta.environment or {}).get("device") or "cpu"
-    cfg = " ".join(stated_inductor_config(header))
-    return (f"python -m minimizer.backends.launch {backend} {device} repro.min.py"
-            + (f" {cfg}" if cfg else "") + f" (fmin's FusionDefinition in front of {backend})")
+    return backends.get(_backend(meta)).run_words(device, stated_inductor_config(header))
 
 
 def _header_lines(meta: Bucket, att: Attachment, header: str) -> str:
-    words = " ".join(str(meta.words).split())
-    lines = [f"# finding: {meta.kind} ({meta.owner}), bucket {meta.id}: {words[:300]}",
+    """What the attachment is: the bucket's root cause (its key, true of the minimized script —
+    the words of the first example name that program's outputs and shapes), how to run it, what
+    it shows."""
+    lines = [f"# finding: {meta.kind} ({meta.owner}), bucket {meta.id}: "
+             f"{' '.join(str(meta.key).split())[:300]}",
              f"# run it: {run_line(meta, header)}"]
     if att.variant:
         lines.append(f"# as filed: {att.variant}; the other one ({att.passing_shows}) is in report.md")
@@ -110,7 +142,7 @@ def _header_lines(meta: Bucket, att: Attachment, header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _variant(program, reduced: str, verdict, check: type) -> Attachment:
+def _variant(program, reduced: str, verdict, check: type, backend: str, seed: int) -> Attachment:
     """The variant (layout or order) that fails, from the property replay's evidence."""
     ev = verdict.get(check) if verdict is not None else None
     if ev is None or not getattr(ev, "found", False):
@@ -123,6 +155,12 @@ def _variant(program, reduced: str, verdict, check: type) -> Attachment:
         variant = permute_inputs(program, ev.perm)
         how = "order", describe_permutation(ev.perm, input_names(program))
     base, var = ev.original, ev.outcome
+    if base is not None and base.ok and var.ok:       # both run: the split is the finding
+        both = _both_splits(reduced, to_source(variant), how, seed, backend)
+        if both is not None:
+            return Attachment(both, {"kind": "segmentation"}, shows=f"AssertionError: {SPLITS} ...",
+                              variant=f"both: as reduced, and {how[1]}", passing=reduced,
+                              passing_shows=outcome_words(base))
     if base is not None and not base.ok and var.ok:   # the reduced program is the one that fails
         return Attachment(reduced, _expected(base), shows=outcome_words(base),
                           variant=f"the inputs in the {how[0]} that fails, as reduced (the variant, {how[1]}, passes)",
@@ -130,6 +168,17 @@ def _variant(program, reduced: str, verdict, check: type) -> Attachment:
     return Attachment(to_source(variant), _expected(var), shows=outcome_words(var),
                       variant=f"the inputs in the {how[0]} that fails: {how[1]}", passing=reduced,
                       passing_shows=outcome_words(base))
+
+
+def _both_splits(reduced: str, variant: str, how: tuple[str, str], seed: int, backend: str) -> str | None:
+    """A script that runs the program in both layouts (orders), prints how the backend split each
+    and fails when the splits differ (``Backend.segmentation_script``), or None where the backend
+    cannot show its split in a script."""
+    fd = parse(reduced).fd_name
+    versions = [(what, reports.split_header(_seeded(text, fd, seed))[1])
+                for what, text in (("as reduced", reduced), (how[1], variant))]
+    body = backends.get(backend).segmentation_script(versions)
+    return None if body is None else reports.split_header(reduced)[0] + body
 
 
 def _expected(o: Outcome) -> dict:
@@ -198,6 +247,51 @@ def checker_text() -> str:
     """``eager_check``'s functions, as written into attachments."""
     src = inspect.getsource(eager_check)
     return src[src.index("# ---- the text below is written into attachments"):].split("\n", 1)[1]
+
+
+def named_inputs(text: str, fd: str) -> str:
+    """``text`` with an inputs list written inline in its last ``fd.execute([...])`` bound to a
+    name first (``inputs = [...]``, ``fd.execute(inputs)``): the seed goes before it and the check
+    reads the inputs by that name."""
+    lines = text.splitlines()
+    rx = re.compile(rf"^(?P<lhs>(?:\w+\s*=\s*)?){re.escape(fd)}\.execute\(\s*(?P<rest>\[.*)$")
+    at = _last_match(lines, rx)
+    if at is None:
+        return text
+    m = rx.match(lines[at])
+    tail, end = m.group("rest"), at
+    while _depth(tail) > 0 and end + 1 < len(lines):   # the list goes on over the next lines
+        end += 1
+        tail += "\n" + lines[end]
+    close = _closing(tail)
+    if close is None or tail[close + 1:].strip() not in (")", ""):
+        return text                                     # more arguments than the list: left as written
+    name = _free_name(text, "inputs")
+    lines[at:end + 1] = [f"{name} = {tail[:close + 1]}", f"{m.group('lhs')}{fd}.execute({name})"]
+    return "\n".join(lines) + "\n"
+
+
+def _depth(text: str) -> int:
+    return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+
+
+def _closing(text: str) -> int | None:
+    """The index of the ``]`` that closes the list ``text`` starts with."""
+    depth = 0
+    for k, c in enumerate(text):
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth == 0:
+            return k
+    return None
+
+
+def _free_name(text: str, want: str) -> str:
+    k, name = 0, want
+    while re.search(rf"\b{name}\b", text):
+        k += 1
+        name = f"{want}_{k}"
+    return name
 
 
 def _seeded(text: str, fd: str, seed: int) -> str:

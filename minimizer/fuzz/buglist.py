@@ -8,16 +8,21 @@ bucket records where its error was raised) and the bucket's scripts, and derives
 cannot see there: "where raised" and "message" come from an nvFuser signature in the key
 (``nvfuser KIND: FILE:FUNC: TYPE: MESSAGE``), the dtypes and ops from the filed script's text.
 
-Sections: the backends' bugs (live, owned by the backend under test), fmin's own findings (the
-generator or the reference was wrong: not for a compiler's maintainers), and the stale buckets
-(no longer shown: fixed since, or explained by a rule fmin has learnt), with their reasons.
+Sections, one per class (``classes.decide``, from what each bucket stores): the backends' bugs
+(internal asserts, crashes, wrong results of valid programs), missing checks (one row per
+validity rule an accepted program breaks), segmentation differences, what is by design, failures
+of the debug dumps, fmin's own findings (the generator or the reference was wrong: not for a
+compiler's maintainers) and the stale buckets (no longer shown: fixed since, or explained by a
+rule fmin has learnt), with their reasons. The header's count is the bugs'.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 
 from . import record
+from .classes import CLASSES, decide, default_violations
 from .findings import differs
 from .keys import key_ops
 from .record import Bucket
@@ -74,7 +79,7 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
         ops = key_ops(key)
         # a root-cause key names the op of the first differing output until the bucket is
         # minimized, then every op of the repro: one op is still the one whose output differs
-        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else f"output of `{ops[0]}`" if len(ops) == 1 \
+        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else _output_of(ops[0]) if len(ops) == 1 \
             else "an output"
         return m.where or where, words.split("differ from the reference: ", 1)[-1]
     if kind == "failure":
@@ -87,6 +92,23 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
     g = _SIG.match(sig)
     where = g.group("where") if g and g.group("where") else "–"
     return m.where or where, (g.group("msg") if g else sig) if kind == "failure" else words
+
+
+#: what a wrong-result key names instead of an op (``oracles._producer``), in words
+_NOT_OPS = {"input": "a fusion input returned as an output", "aliased input": "an input the fusion updates in place"}
+
+
+def _output_of(op: str) -> str:
+    return _NOT_OPS.get(op) or f"output of `{op}`"
+
+
+def stale_words(reason: str) -> str:
+    """A stale bucket's reason as a reader wants it. Older fmins wrote a difference from eager
+    that the exact (fp64) reference showed to be rounding as "outputs differ in values, not in
+    values"; what that means is said instead (the judgement now says so itself)."""
+    return re.sub(r"outputs differ in (\w+), not in \1\b",
+                  r"no mismatch in \1, rounding only (the \1 that differ from eager are as close to the exact "
+                  r"result as eager's own rounding)", reason)
 
 
 def standalone_words(m: Bucket) -> str:
@@ -124,7 +146,8 @@ def _seed(m: Bucket) -> str:
 
 
 def row(m: Bucket, d: str, root: str) -> dict:
-    """One bucket's cells (plain text), ``d`` its directory, ``root`` the corpus (for links)."""
+    """One bucket's cells (plain text), ``d`` its directory, ``root`` the directory its link is
+    relative to (the corpus, for its report.md; the user's, for what a campaign prints)."""
     name, text = _script(d)
     where, msg = where_and_message(m)
     dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
@@ -164,39 +187,124 @@ def order(rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (r["_m"].first_seen, r["_m"].count), reverse=True)
 
 
-def rows_of(root: str, metas: list[Bucket] | None = None) -> list[dict]:
-    """Rows of every bucket of the corpus (or of ``metas``, buckets of it)."""
+def rows_of(root: str, metas: list[Bucket] | None = None, links_from: str | None = None) -> list[dict]:
+    """Rows of every bucket of the corpus (or of ``metas``, buckets of it), their links relative to
+    ``links_from`` (default: the corpus, where report.md is)."""
     if metas is None:
         metas = [m for name in (sorted(os.listdir(root)) if os.path.isdir(root) else ())
                  if (m := record.load_dir(os.path.join(root, name))) is not None]
-    return [row(m, os.path.join(root, m.id), root) for m in metas]
+    return [row(m, os.path.join(root, m.id), links_from or root) for m in metas]
 
 
-def render(root: str) -> str:
+def classified(root: str, rows: list[dict], violations=default_violations) -> dict[str, list[dict]]:
+    """The rows by class (``classes.decide``, from what each bucket stores), each row's decision
+    under ``"_class"``."""
+    out: dict[str, list[dict]] = {c: [] for c in CLASSES}
+    for r in rows:
+        d = os.path.join(root, r["bucket"])
+        r["_class"] = decide(r["_m"], _ops_text(d), _outcome(d), violations=violations)
+        out[r["_class"].cls].append(r)
+    return {c: order(rs) for c, rs in out.items()}
+
+
+def _outcome(d: str) -> dict | None:
+    p = os.path.join(d, "outcome.json")
+    if not os.path.exists(p):
+        return None
+    with open(p, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def render(root: str, violations=default_violations) -> str:
     rows = rows_of(root)
-    stale = [r for r in rows if r["_m"].stale]
-    live = [r for r in rows if not r["_m"].stale]
-    bugs = order([r for r in live if r["_m"].owner != "fmin"])
-    fmins = order([r for r in live if r["_m"].owner == "fmin"])
+    by = classified(root, rows, violations)
+    bugs = by["bug"]
     shown = [r for r in bugs if r["_m"].reproduced_standalone]
+    rules = len({r["_class"].rule for r in by["missing-check"]})
+    others = ", ".join((f"{_n(len(by[c]), 'bucket')} of {_n(rules, 'missing check')}" if c == "missing-check" else
+                        f"{len(by[c])} {TITLES[c][0].lower()}") for c in CLASSES[1:] if by[c])
     lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
-             f"{len(rows)} buckets (one per root cause as fmin can tell): {len(bugs)} bugs of the compilers under "
-             f"test, {len(shown)} of them shown by their attachment run standalone; {len(fmins)} of fmin's own; "
-             f"{len(stale)} stale. Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+             f"{_n(len(bugs), 'bug')} of the compilers under test ({len(shown)} of them shown by their attachment "
+             f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
+             f"({_n(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it with `python repro.min.py` and the environment its header states.", "",
+             f"it as its header's `# run it:` line says (it sets the backend options it needs itself).", "",
+             "*seen*: how many generated programs hit the bucket, then the first one's example id "
+             "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
+             "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",
              f"## Bugs ({len(bugs)})", "", *table(bugs)]
-    if fmins:
-        lines += ["", f"## fmin's own ({len(fmins)}): the generator or the reference was wrong", "", *table(fmins)]
-    if stale:
-        lines += ["", f"## Stale ({len(stale)}): no longer shown when replayed", "",
-                  "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
-        for r in order(stale):
-            s = r["_m"].stale
-            lines.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                         f"{_cell(r['_m'].key, 100)} | {_cell(s.reason, 140)} | "
-                         f"{str(s.at)[:10]} |")
+    lines += _missing_checks(by["missing-check"])
+    for c in ("segmentation", "debug-dump", "fmin"):
+        if by[c]:
+            lines += ["", f"## {TITLES[c][0]} ({len(by[c])}): {TITLES[c][1]}", "", *table(by[c])]
+    lines += _reasoned(by["by-design"], "by-design", "why")
+    lines += _stale(by["stale"])
     return "\n".join(lines) + "\n"
+
+
+#: each section's title and what it holds
+TITLES = {
+    "bug": ("Bugs", ""),
+    "missing-check": ("Missing checks", "the compiler accepts a program that breaks a rule of a well-defined "
+                      "fusion (one row per rule; its buckets are not bugs)"),
+    "segmentation": ("Segmentation differences", "the kernel split depends on the inputs' layout or order"),
+    "by-design": ("By design", "documented semantic differences and expected segmentations"),
+    "debug-dump": ("Failures of the debug dumps", "shown only with the backend's debug output on (NVFUSER_DUMP), "
+                   "which users do not run with"),
+    "fmin": ("fmin's own", "the generator or the reference was wrong"),
+    "stale": ("Stale", "no longer shown when replayed"),
+}
+
+
+def _missing_checks(rows: list[dict]) -> list[str]:
+    """One row per rule: the rule, how many buckets break it and how the compiler answered."""
+    if not rows:
+        return []
+    rules: dict[str, list[dict]] = {}
+    for r in rows:
+        rules.setdefault(r["_class"].rule or "?", []).append(r)
+    out = ["", f"## {TITLES['missing-check'][0]} ({len(rules)}): {TITLES['missing-check'][1]}", "",
+           "| rule | what breaks it (first bucket) | buckets | the compiler's answer |", "|---|---|---|---|"]
+    for rule, rs in sorted(rules.items(), key=lambda kv: -len(kv[1])):
+        answers = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in _counts(r["kind"] for r in rs))
+        links = ", ".join(f"[{r['bucket']}]({r['bucket']}/)" for r in rs)
+        out.append(f"| {rule} | {_cell(rs[0]['_class'].reason, 160)} | {links} | {_cell(answers, 80)} |")
+    return out
+
+
+def _counts(items) -> list[tuple[str, int]]:
+    seen: dict[str, int] = {}
+    for x in items:
+        seen[x] = seen.get(x, 0) + 1
+    return sorted(seen.items(), key=lambda kv: -kv[1])
+
+
+def _reasoned(rows: list[dict], cls: str, head: str) -> list[str]:
+    if not rows:
+        return []
+    out = ["", f"## {TITLES[cls][0]} ({len(rows)}): {TITLES[cls][1]}", "",
+           f"| bucket | backend | kind | {head} | message | attachment |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['bucket']} | {r['backend']} | {_cell(r['kind'], 40)} | {_cell(r['_class'].reason, 140)} | "
+                   f"{_cell(r['message'], 120)} | {r['attachment']} |")
+    return out
+
+
+def _stale(rows: list[dict]) -> list[str]:
+    if not rows:
+        return []
+    out = ["", f"## Stale ({len(rows)}): no longer shown when replayed", "",
+           "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        s = r["_m"].stale
+        out.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
+                   f"{_cell(r['_m'].key, 100)} | {_cell(stale_words(s.reason), 140)} | "
+                   f"{str(s.at)[:10]} |")
+    return out
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def write(root: str) -> str | None:

@@ -23,6 +23,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from xml.sax.saxutils import escape, quoteattr
 
+from .. import interrupt
 from ..oracle.context import RunContext
 from ..phases import Phases, recording
 from ..oracle.pool import Pools, start_workers
@@ -35,7 +36,7 @@ from . import buglist
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, judge
-from .record import Bucket, StandaloneRun
+from .record import Bucket, Reduction, StandaloneRun
 from .strategies import covered_ops
 
 
@@ -258,13 +259,23 @@ def run_campaign(opt: CampaignOptions, runner: Runner | None = None) -> Summary:
                 run.minimize_pending(runner)
         run.s.hit = run.hit_rows()
     except KeyboardInterrupt:   # Ctrl-C, or SIGTERM (``cli``): the reports of what was done, then stop
+        interrupt.clear()
         run.s.interrupted = True
         _finish(run, opt)
-        raise
+        raise Interrupted(run.s) from None
     finally:
         run.close()
     _finish(run, opt)
     return run.s
+
+
+class Interrupted(KeyboardInterrupt):
+    """A campaign stopped by Ctrl-C or SIGTERM, with the ``Summary`` of what it did (reports and
+    bug list already written), for the command line to print."""
+
+    def __init__(self, summary: "Summary"):
+        super().__init__()
+        self.summary = summary
 
 
 def _finish(run: "_Campaign", opt: CampaignOptions) -> None:
@@ -384,6 +395,7 @@ class _Campaign:
         """The window's first item taken, waiting for it at most until the deadline (a program
         that hangs until its timeout does not hold the campaign past its time); False once the
         time is up."""
+        interrupt.check()   # a Ctrl-C whose raise a gc callback swallowed stops the campaign here
         item, fut = window[0]
         if fut is not None and self.deadline is not None:
             with self.s.phases.timed("driver wait"):
@@ -466,7 +478,7 @@ class _Campaign:
         known.sort(key=lambda m: -self.s.known[m.id])
         metas = [self.store.meta(k) or Bucket() for k in new] + known
         return [{k: v for k, v in r.items() if k != "_m"} | {"new": i < len(new)}
-                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas))]
+                for i, r in enumerate(buglist.rows_of(self.opt.corpus, metas, links_from=os.curdir))]
 
     def pending(self) -> list[str]:
         """Buckets to minimize: this campaign's new ones first, then any the corpus holds
@@ -474,6 +486,12 @@ class _Campaign:
         mine = dict(self.new_keys)
         return [k for k, _ in self.new_keys] + [b.key for b in self.store.buckets()
                                                 if not b.minimized and not b.stale and b.key not in mine]
+
+    def reducible(self, meta: Bucket) -> bool:
+        """Whether this campaign reduces a pending bucket: a program of its own backend, not yet
+        minimized (a generator bucket has no program: its chunk id replays it)."""
+        return meta.kind != "generator" and (meta.backend or self.opt.ctx.backend) == self.opt.ctx.backend \
+            and not meta.minimized
 
     def minimize_pending(self, runner) -> None:
         """Each pending bucket minimized once, while ``minimize_budget`` allows (checked as each
@@ -492,22 +510,29 @@ class _Campaign:
                     result = fut.result()
                 except Exception as err:   # the runner gave up on it (every actor lost)
                     result = {"error": f"{type(err).__name__}: {err}"}
+                bid = m.id if (m := store.meta(key)) is not None else key
                 apply_reduction(store, key, result)
                 self.s.minimized.append(key)
+                self.status.note(f"fmin: {len(self.s.minimized)} of {len(todo)} done: {filed_words(bid, result)}")
                 for n in self.s.new:
                     if n.bucket.key == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
                         n.bucket, n.dir = _filed(n.bucket, store.meta(key)), store.dir(key)
 
+        todo = [key for key in self.pending() if self.reducible(store.meta(key) or Bucket())]
         try:
-            for key in self.pending():
+            for n, key in enumerate(todo, 1):
+                interrupt.check()
                 while len(running) >= max(1, runner.reduce_slots):
                     finish(block=True)
                 if opt.minimize_budget is not None and time.monotonic() - t_min >= opt.minimize_budget:
+                    self.status.note(f"fmin: --minimize-budget spent: {len(todo) - n + 1} bucket(s) left unreduced "
+                                     "(a later campaign on this corpus reduces them)")
                     break
                 meta = store.meta(key) or Bucket()
-                if meta.kind == "generator" or (meta.backend or opt.ctx.backend) != opt.ctx.backend \
-                        or meta.minimized:   # merged since into a minimized bucket
+                if not self.reducible(meta):   # merged since into a minimized bucket
                     continue
+                self.status.note(f"fmin: reducing bucket {n} of {len(todo)}: {meta.id} ({meta.kind}), "
+                                 "then filing it (its repro.min.py run standalone)")
                 running[runner.reduce(key, meta, store.outcome(key), store.dir(key))] = key
             while running:
                 finish(block=True)
@@ -524,6 +549,19 @@ def _filed(opened: Bucket, now: Bucket | None) -> Bucket:
     return replace(opened, minimized=now.minimized, reduction=now.reduction or opened.reduction, id=now.id,
                    key=now.key, attachment=now.attachment or opened.attachment, standalone=now.standalone or opened.standalone,
                    stale=now.stale or opened.stale)
+
+
+def filed_words(bucket: str, result: dict) -> str:
+    """One bucket's reduction and filing (``reduce_bucket``'s result), in a progress line: how
+    small it got, and whether its repro.min.py showed the finding when run standalone."""
+    if result.get("error") or result.get("stale"):
+        return f"{bucket}: not reduced ({result.get('error') or result.get('stale')})"[:300]
+    red = Reduction.from_json(result.get("minimized") or {})
+    sa = StandaloneRun.from_json(result["standalone"]) if result.get("standalone") else None
+    alone = ("not run standalone" if sa is None or not sa.ran else "reproduces standalone" if sa.reproduced else
+             f"does not reproduce standalone ({sa.why})")
+    size = f"ops {red.ops_before} -> {red.ops_after}" if red.ops_before is not None else "reduced"
+    return f"{bucket}: {size}, {alone}"[:300]
 
 
 def program_chunk(opt: CampaignOptions, k: int):
@@ -576,7 +614,7 @@ def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, o
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
     from ..reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
     ctx = opt.ctx.replace(quiet=True)
-    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds)
+    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
         rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
@@ -731,6 +769,8 @@ def summary_lines(s: Summary) -> list[str]:
             ("where the time went", phase_line(s.phases, s.programs) or "-")]
     if s.resumed:
         rows.insert(3, ("judged before (resumed)", str(s.resumed)))
+    if s.interrupted:
+        rows.insert(0, ("interrupted", "yes (Ctrl-C or SIGTERM): the figures of what it did"))
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
     rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)

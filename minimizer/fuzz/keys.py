@@ -53,12 +53,15 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
     (one wrong ``cast`` in float16 and in bfloat16 is one bucket). A dtype difference is its
     dtypes' classes too, ``dtype (int for bool)``: the typing rule it shows is the difference
     itself (Int64 where the reference said Bool is one rule, Float where it said BFloat16
-    another, whatever ops carry them). A shape difference whose ``dimension`` error is known
-    (``dimension_error``) is that and no ops: ``shape (an expanded extent returned as 1)``."""
+    another, whatever ops carry them); where both are of one class, the dtypes themselves
+    (``dtype (int64 for int32)``: "int for int" says nothing). A shape difference whose
+    ``dimension`` error is known (``dimension_error``) is that and no ops: ``shape (an expanded
+    extent returned as 1)``."""
     if what == "shape" and dimension:
         return f"{backend} mismatch shape ({dimension})"
     if what == "dtype" and got and expected:
-        what = f"dtype ({dtype_class(got)} for {dtype_class(expected)})"
+        g, e = dtype_class(got), dtype_class(expected)
+        what = f"dtype ({g} for {e})" if g != e else f"dtype ({got} for {expected})"
     return f"{backend} mismatch {what}: {', '.join(sorted(set(ops))) or 'no op'}"
 
 

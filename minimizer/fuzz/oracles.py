@@ -206,7 +206,7 @@ def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backen
         # a result dtype is a typing rule, not a wrong value: the reference's rules are fmin's
         # (nvFuser computes Half/BFloat16 arithmetic in Float and returns Float, for one)
         owner = "fmin"
-    elif backend == "inductor" and _translation_disagrees(program, text, path, seed, pools):
+    elif _translation_disagrees(program, text, path, seed, pools, backend):
         owner = "fmin"
     what = "aliasing" if op == "aliased input" else differs
     got = comp.outputs[bad].got if comp and comp.outputs else None
@@ -225,10 +225,15 @@ def _index_typed(program: Program, d, k: int) -> bool:
             and _producer(program, k) == "welford")
 
 
-def _translation_disagrees(program, text, path, seed, pools: Pools) -> bool:
-    """Inductor triage: does fmin's translation, run eagerly, already differ from the reference?"""
-    v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, program=program,
-                 options=RunOptions(eager=True))
+def _translation_disagrees(program, text, path, seed, pools: Pools, backend: str) -> bool:
+    """Does fmin's translation, run without the backend's compiler (``Backend.translation_only``:
+    Inductor's eager mode), already differ from the reference? Then the wrong result is fmin's.
+    A backend that runs scripts as written has no translation to suspect."""
+    from ..backends import get
+    options = get(backend).translation_only
+    if options is None:
+        return False
+    v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, program=program, options=options)
     return v.holds
 
 

@@ -174,19 +174,22 @@ class StandaloneRun:
     environment: dict | None = None
     passed: list | None = None
     at: str = ""
+    dump_only: bool | None = None            # it reproduced only with the backend's debug output on
     extra: dict = field(default_factory=dict)
 
     _RUN = ("command", "exit_code", "timed_out", "seconds", "shows", "tail", "environment", "passed")
 
     @classmethod
     def from_json(cls, d: dict) -> "StandaloneRun":
-        known, rest = _split(d, ("ran", "reproduced", "why", "at") + cls._RUN)
+        known, rest = _split(d, ("ran", "reproduced", "why", "at", "dump_only") + cls._RUN)
         return cls(**known, extra=rest)
 
     def to_json(self) -> dict:
         run = {k: getattr(self, k) for k in self._RUN} if self.ran else \
             {k: getattr(self, k) for k in self._RUN if getattr(self, k) is not None}
-        return {"ran": self.ran, "reproduced": self.reproduced, "why": self.why, **run, "at": self.at, **self.extra}
+        dump = {} if self.dump_only is None else {"dump_only": self.dump_only}
+        return {"ran": self.ran, "reproduced": self.reproduced, "why": self.why, **run, "at": self.at, **dump,
+                **self.extra}
 
 
 #: fields written only when set (an older corpus may not have them), in the order written

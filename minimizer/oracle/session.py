@@ -27,7 +27,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..backends import RunOptions
+from ..backends import RunOptions, get as get_backend
 from .outcome import Outcome
 from .pool import Pools, Request
 from .property import Property, Verdict as PropertyVerdict, evaluate
@@ -352,12 +352,19 @@ class NothingToReduce(PropertyDoesNotHold):
     """The original ran fine and, asked nothing, shows nothing worth keeping: reducing it would
     end at an empty fusion."""
 
-    def __init__(self, outcome):
+    def __init__(self, outcome, backend=None):
         from .outcome import outcome_words
         what = outcome_words(outcome) if outcome is not None else "ok"
         Exception.__init__(self, f"the original runs fine ({what}): nothing to reduce by default; name what to "
-                                 f"keep (e.g. --kernels '>=2', --mismatch, --slower 2, --error REGEX, --test CMD)")
+                                 f"keep (e.g. {', '.join(self.suggestions(backend))})")
         self.prop, self.reason, self.outcome = "default", what, outcome
+
+    @staticmethod
+    def suggestions(backend) -> list[str]:
+        """Property flags worth naming on ``backend`` (a ``Backend``; None: any): a segment check
+        only where the backend reports segments, since elsewhere it is refused as a usage error."""
+        segments = ["--kernels '>=2'"] if backend is None or backend.reports_segments else []
+        return [*segments, "--mismatch", "--slower 2", "--error REGEX", "--test CMD"]
 
 
 @dataclass
@@ -411,7 +418,7 @@ class PropertyOracle:
         else:
             self.prop = Property.from_outcome(first, connected)
             if not self.prop.interesting:
-                raise NothingToReduce(first)
+                raise NothingToReduce(first, get_backend(self.pools.primary.backend))
         info = original.info if original.info.complete else None
         runs = [self.evaluate(text, original.program, info) for _ in range(max(1, replays))]
         self.baseline = Baseline(first, self.prop, runs)

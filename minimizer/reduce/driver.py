@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .. import report as reports
+from .. import interrupt, report as reports
 from ..model import Program
 from ..oracle.session import Session, Verdict
 from ..program import edits, static
@@ -135,6 +135,7 @@ class Reducer:
                       time.perf_counter() - self._t0, interrupted, list(self.session.also), self.best_verdict)
 
     def _out_of_budget(self) -> bool:
+        interrupt.check()   # a Ctrl-C whose raise a gc callback swallowed stops the reduction here
         if self.max_tests is not None and self.tests >= self.max_tests:
             return True
         return self.max_seconds is not None and time.perf_counter() - self._t0 >= self.max_seconds

@@ -46,6 +46,9 @@ class ReduceOptions:
     resume: bool = True
     allow_degenerate: bool = False
     keep_frontend: bool = False       # never re-emit a legacy script for nvfuser_direct
+    #: say in the header and report.md how to see the result where ``python repro.min.py`` cannot
+    #: (``Backend.see_command``); a fuzz bucket's attachment says how to run it in its own words
+    say_how_to_see: bool = True
 
 
 class StatusLine(ProgressLine):
@@ -198,7 +201,15 @@ class _Run:
 
     def header(self, outcome) -> str:
         """The header of a result confirmed by the run of ``outcome`` (see ``environment``)."""
-        return reports.repro_header(self.environment(outcome), self.ctx.command, self.base.prop.describe())
+        return reports.repro_header(self.environment(outcome), self.ctx.command, self.base.prop.describe(),
+                                    see=self.see())
+
+    def see(self) -> str | None:
+        """How to see the result where ``python repro.min.py`` cannot (``Backend.see_command``)."""
+        if not self.opt.say_how_to_see:
+            return None
+        return get_backend(self.ctx.backend).see_command(os.path.join(self.out_dir, "repro.min.py"),
+                                                         self.ctx.options.inductor_config)
 
     def report(self, result, finals: list, wall_seconds: float) -> dict:
         base, prop = self.base, self.base.prop
@@ -209,7 +220,7 @@ class _Run:
         minimal = reports.with_header(result.text, self.header(confirming))
         judged = finals[0].to_json() if finals else {}
         return reports.build(
-            script=self.path, sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
+            script=self._script_name(), sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
             bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
             prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).title,
             before=base.first, after=after,
@@ -227,7 +238,14 @@ class _Run:
             original_header=reports.original_header(self.original.text),
             mismatch=judged.get("mismatch"), property_reason=finals[0].reason if finals else None,
             wall_seconds=wall_seconds, command=self.ctx.command,
-            upgraded=UPGRADED if self.original.translated_to else None)
+            upgraded=UPGRADED if self.original.translated_to else None, see=self.see())
+
+    def _script_name(self) -> str:
+        """The original as the report names it: relative to the report's directory when it lies
+        inside it (a fuzz bucket's ``original.py``), so a corpus moved to another machine names
+        no directory of this one; as given otherwise (the user's own path)."""
+        rel = os.path.relpath(os.path.abspath(self.path), os.path.abspath(self.out_dir))
+        return self.path if rel.startswith(os.pardir) else rel
 
     def write(self, result, rep: dict) -> None:
         with open(os.path.join(self.out_dir, "repro.min.py"), "w", encoding="utf-8") as f:

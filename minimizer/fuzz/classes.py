@@ -1,0 +1,120 @@
+"""The class of a bucket: which section of the bug list it belongs to.
+
+A maintainer reads *Bugs* first and trusts it, so only what is a bug of the compiler as users run
+it goes there: an internal assert, a crash or a wrong result of a **valid** program. Everything
+else fmin finds is kept, in a section of its own:
+
+* **missing check**: the program breaks a rule of a well-defined fusion (``program.validity``:
+  an output aliased into an input that the fusion also reads, a shift out of range, an integer
+  overflow ...) and the compiler accepted it. Whatever it computed is not a wrong result; what is
+  missing is a check that refuses the program. One row per rule;
+* **segmentation**: a kernel split that depends on the inputs' layout or order (a performance
+  observation, not a wrong answer), where the backend does not say it is expected
+  (``Backend.expected_segmentation``: a reshape without a view is a copy, a transposed input
+  takes the transpose scheduler — those go to *by design*);
+* **by design**: a documented semantic difference of the backend from eager torch
+  (``Backend.by_design``), or an expected segmentation;
+* **debug dump**: a failure its attachment shows only with the backend's debug output on
+  (``standalone.dump_only``: nvFuser's ``NVFUSER_DUMP``) — the dump code's own failure, which no
+  user without the dump meets;
+* **fmin**: the generator or the reference was wrong; **stale**: no longer shown when replayed.
+
+``decide`` reads only what a bucket stores (``finding.json``, its outcome, its filed script), so
+``merge-findings`` reclassifies a corpus offline. The validity rules come through a seam
+(``violations``: a function of a ``Program``), so a caller or a test can give its own.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import backends
+from .findings import differs
+from .record import Bucket
+
+#: the sections, in the order the bug list shows them
+CLASSES = ("bug", "missing-check", "segmentation", "by-design", "debug-dump", "fmin", "stale")
+SEGMENTATION_KINDS = ("layout-dependent", "order-dependent")
+_CHANGED = re.compile(r"segmentation (?:changes|depends on the input \w+) \(([^)]*)\)")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bucket's class, why (in words; "" for a bug) and, for a missing check, the rule."""
+    cls: str
+    reason: str = ""
+    rule: str | None = None
+
+
+def default_violations() -> Callable | None:
+    """``program.validity.violations`` where this fmin has it (None: no rule is known)."""
+    try:
+        from ..program.validity import violations
+    except ImportError:
+        return None
+    return violations
+
+
+def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, violations=default_violations) -> Decision:
+    """The class of the bucket ``meta`` (its ``finding.json``), whose filed script is ``script``
+    (its text: the minimized one where there is one) and whose stored outcome is ``outcome``.
+    ``violations``: a function giving the rules a ``Program`` breaks, or a function returning
+    one (the default: ``program.validity``'s, when present)."""
+    if meta.stale is not None:
+        return Decision("stale", str(meta.stale.reason))
+    if meta.owner == "fmin":
+        return Decision("fmin", "the generator or the reference was wrong")
+    broken = invalid(meta, script, outcome, violations)
+    if broken is not None:
+        return Decision("missing-check", broken[1], broken[0])
+    if meta.standalone is not None and meta.standalone.dump_only:
+        return Decision("debug-dump", "its attachment fails only with the backend's debug output on")
+    backend = _backend(meta)
+    ops = frozenset(re.findall(r"\bops\.(\w+)\(", script or ""))
+    if is_segmentation(meta):
+        why = backend.expected_segmentation(ops, changed_kinds(meta.key)) if backend else None
+        return Decision("by-design", why) if why else Decision("segmentation")
+    dtypes = frozenset(re.findall(r"\bDataType\.(\w+)", script or ""))
+    why = backend.by_design(meta.kind, differs(meta) or None, dtypes) if backend else None
+    return Decision("by-design", why) if why else Decision("bug")
+
+
+def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations
+            ) -> tuple[str, str] | None:
+    """(rule, message) of the first validity rule the bucket's program breaks: a static rule of
+    its script, else a value rule its reference run recorded (``undefined``), or None."""
+    for rec in (meta.extra, outcome or {}):   # ``undefined``: not a field of this fmin's record
+        for v in rec.get("undefined") or ():
+            return str(v.get("rule")), str(v.get("message", ""))
+    find = violations() if violations is default_violations else violations
+    if find is None or not script:
+        return None
+    try:
+        from ..program import parse
+        found = find(parse(script, "repro.py"))
+    except Exception:   # a script this fmin cannot read is judged by what it stored
+        return None
+    return (found[0].rule, found[0].message) if found else None
+
+
+def is_segmentation(meta: Bucket) -> bool:
+    """A layout- or order-dependent bucket whose variants both run and split the fusion
+    differently (not one whose variant fails: that failure is the finding)."""
+    return meta.kind in SEGMENTATION_KINDS and _CHANGED.search(meta.key) is not None
+
+
+def changed_kinds(key: str) -> frozenset[str]:
+    """The scheduler kinds a segmentation bucket's key names (those whose counts change)."""
+    m = _CHANGED.search(key)
+    return frozenset(k.strip() for k in m.group(1).split(",") if k.strip()) if m else frozenset()
+
+
+def _backend(meta: Bucket):
+    try:
+        return backends.get(meta.backend or "")
+    except ValueError:   # a backend this fmin does not know: nothing it could say is expected
+        return None
+
+
+__all__ = ["CLASSES", "Decision", "decide", "invalid", "is_segmentation", "changed_kinds", "default_violations"]

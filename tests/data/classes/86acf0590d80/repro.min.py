@@ -1,0 +1,27 @@
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --seeds corpus/direct_creation_random.py corpus/direct_linear_matmul.py corpus/direct_rmsnorm_fwd.py corpus/direct_scatter_index_ops.py corpus/direct_shape_ops.py corpus/direct_ternary_reductions.py corpus/direct_topk_argsort_cumsum.py corpus/handwritten_layernorm_direct.py corpus/legacy_2022_bias_gelu.py corpus/legacy_batchnorm_stats_alias.py corpus/legacy_causal_mask_dropout.py corpus/legacy_cumsum_pad_cat.py corpus/legacy_index_embedding.py corpus/legacy_layernorm_fwd_2023.py corpus/legacy_linear_shape_queries.py corpus/legacy_rmsnorm_bwd_2024.py corpus/legacy_scaled_mm_fp8.py corpus/legacy_softmax_fwd.py corpus/rmsnorm_softmax_41.py corpus/rope_qkv_split.py corpus/seeds --corpus /tmp/fmin-h200/seeded/seeded --summary /root/out/seeded.json
+# property: the same failure (error `nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes ID and ID do not match for self replay.`)
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+# finding: failure (nvfuser), bucket 86acf0590d80: nvfuser error: nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes iS?{i?} and bS?{N ex N} do not match for self replay.
+# run it: python repro.min.py, with the environment above
+# running it shows: error `nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes iS?{i?} and bS?{N ex N} do not match for self replay.`
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float)
+    tv1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+    tv2 = fd.ops.broadcast_in_dim(tv0, shape=[1, 1], broadcast_dims=[])
+    fd.add_output(tv2, tv1)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)
+
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
+inputs = [
+    torch.testing.make_tensor((), dtype=torch.float32, device='cuda'),
+    torch.testing.make_tensor((1, 1), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)

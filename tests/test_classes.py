@@ -1,0 +1,131 @@
+"""The bug list's classes (``fuzz/classes.py``), one test per class from real finding records of
+``corpus/findings`` (copied into ``tests/data/classes``: GPU campaigns on the H100/H200), and
+the bug list's sections built from them."""
+import dataclasses
+import json
+import os
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from minimizer.fuzz import buglist, classes, record
+
+DATA = os.path.join(ROOT, "tests", "data", "classes")
+FROZEN = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")
+
+
+class Violation:
+    """What ``program.validity.violations`` returns for a broken rule (rule id, message)."""
+
+    def __init__(self, rule, message):
+        self.rule, self.message = rule, message
+
+
+def _bucket(b, root=DATA):
+    d = os.path.join(root, b)
+    meta = record.load_dir(d)
+    outcome = None
+    if os.path.exists(os.path.join(d, "outcome.json")):
+        with open(os.path.join(d, "outcome.json"), encoding="utf-8") as f:
+            outcome = json.load(f)
+    return meta, buglist._ops_text(d), outcome
+
+
+def _aliased_twice(program):
+    """The alias-twice rule, stated on the program: an input written by two outputs."""
+    targets = [s.arg("alias_input") for s in program.stmts if s.is_output and s.arg("alias_input") is not None]
+    names = [t.name for t in targets]
+    return [Violation("alias-twice", f"{n} is written by {names.count(n)} outputs")
+            for n in dict.fromkeys(names) if names.count(n) > 1]
+
+
+def test_an_internal_assert_of_a_valid_program_is_a_bug():
+    meta, script, outcome = _bucket("86acf0590d80")   # transform_replay.cpp:selfReplay
+    assert classes.decide(meta, script, outcome, violations=_aliased_twice) == classes.Decision("bug")
+
+
+def test_an_invalid_program_is_a_missing_check_not_a_bug():
+    """687832e6d588: an input written by two outputs (which value it holds is undefined); nvFuser
+    accepted it and the 'wrong result' is no evidence."""
+    meta, script, outcome = _bucket("687832e6d588")
+    d = classes.decide(meta, script, outcome, violations=_aliased_twice)
+    assert (d.cls, d.rule) == ("missing-check", "alias-twice") and "written by 2 outputs" in d.reason
+    assert classes.decide(meta, script, outcome, violations=None).cls == "bug"     # no rule known: a bug
+
+
+def test_the_validity_module_sends_the_real_invalid_rows_to_missing_checks():
+    validity = pytest.importorskip("minimizer.program.validity")
+    for b, rule in (("687832e6d588", "alias-twice"), ("c89c43396eca", "alias-twice"), ("654fc7bb8aa3", "shift-amount")):
+        meta, script, outcome = _bucket(b)
+        d = classes.decide(meta, script, outcome, violations=validity.violations)
+        assert (d.cls, d.rule) == ("missing-check", rule), (b, d)
+    meta, script, outcome = _bucket("86acf0590d80")
+    assert classes.decide(meta, script, outcome).cls == "bug"
+
+
+def test_a_value_rule_the_reference_run_recorded_makes_a_missing_check():
+    meta, script, outcome = _bucket("86acf0590d80")
+    outcome = {**outcome, "undefined": [{"rule": "int-overflow", "message": "prod of Int64 overflows"}]}
+    assert classes.decide(meta, script, outcome, violations=None) == \
+        classes.Decision("missing-check", "prod of Int64 overflows", "int-overflow")
+
+
+def test_a_layout_dependent_split_is_a_segmentation_difference():
+    """9e4e8884bd9a: a cat whose kernels change with the inputs' layout (pointwise vs resize)."""
+    meta, script, outcome = _bucket("9e4e8884bd9a")
+    assert classes.changed_kinds(meta.key) == {"pointwise", "resize"}
+    assert classes.decide(meta, script, outcome, violations=None) == classes.Decision("segmentation")
+
+
+def test_a_reshape_that_copies_in_the_other_layout_is_by_design():
+    """c3b9236fcb96: a lone reshape, a view (expr_eval) in one layout and a copy kernel in the other."""
+    meta, script, outcome = _bucket("c3b9236fcb96")
+    d = classes.decide(meta, script, outcome, violations=None)
+    assert d.cls == "by-design" and "reshape" in d.reason
+
+
+def test_nvfusers_transpose_scheduler_is_expected_and_other_splits_are_not():
+    from minimizer.backends import get
+    nvf = get("nvfuser")
+    assert "transpose scheduler" in nvf.expected_segmentation(frozenset({"add"}), frozenset({"transpose", "pointwise"}))
+    assert nvf.expected_segmentation(frozenset({"add"}), frozenset({"reduction", "pointwise"})) is None
+    assert nvf.expected_segmentation(frozenset({"reshape", "sum"}), frozenset({"pointwise"})) is None
+    assert get("inductor").expected_segmentation(frozenset({"add"}), frozenset({"transpose"})) is None
+
+
+def test_inductors_float32_intermediates_are_by_design_on_inductor_only():
+    """1e67bbb91db1: a Half cumsum on Inductor, which keeps Half intermediates in float32."""
+    meta, script, outcome = _bucket("1e67bbb91db1")
+    d = classes.decide(meta, script, outcome, violations=None)
+    assert d.cls == "by-design" and "emulate_precision_casts" in d.reason
+    assert classes.decide(dataclasses.replace(meta, backend="nvfuser"), script, outcome, violations=None).cls == "bug"
+
+
+def test_a_failure_shown_only_with_the_dump_is_the_dumps():
+    meta, script, outcome = _bucket("86acf0590d80")
+    meta.standalone.dump_only = True
+    assert classes.decide(meta, script, outcome, violations=None).cls == "debug-dump"
+
+
+def test_stale_and_fmins_own_come_first():
+    meta, script, outcome = _bucket("8866bfb41c9c", FROZEN)
+    assert classes.decide(meta, script, outcome, violations=_aliased_twice).cls == "stale"
+    meta, script, outcome = _bucket("687832e6d588")
+    assert classes.decide(dataclasses.replace(meta, owner="fmin"), script, outcome, violations=_aliased_twice).cls == "fmin"
+
+
+def test_the_bug_list_has_a_section_per_class_and_counts_bugs_only(tmp_path):
+    root = tmp_path / "corpus"
+    for b in os.listdir(DATA):
+        shutil.copytree(os.path.join(DATA, b), root / b)
+    shutil.copytree(os.path.join(FROZEN, "8866bfb41c9c"), root / "8866bfb41c9c")
+    md = buglist.render(str(root), violations=_aliased_twice)
+    assert md.split("\n")[2].startswith("2 bugs of the compilers under test")
+    bugs = {line.split(" | ")[0].strip("| ") for line in md.split("## Bugs (2)")[1].split("\n## ")[0].splitlines()
+            if line.startswith("| ") and not line.startswith("| bucket")}
+    assert bugs == {"86acf0590d80", "654fc7bb8aa3"}    # the shift is no rule of this test's stand-in
+    checks = md.split("## Missing checks (1)")[1].split("\n## ")[0]
+    (row,) = [line for line in checks.splitlines() if line.startswith("| alias-twice")]
+    assert "687832e6d588" in row and "c89c43396eca" in row and "mismatch (values) ×2" in row   # one row per rule
+    assert "## Segmentation differences (1)" in md and "## By design (2)" in md and "## Stale (1)" in md
