@@ -31,7 +31,8 @@ real = campaign._Campaign.generate_and_judge
 armed = []
 
 def in_gc(phase, info):   # the signal sent from inside a gc callback: its handler runs there
-    if armed and phase == "start":
+    # (a collection in another thread would deliver it to the main thread's own code instead)
+    if armed and phase == "start" and threading.current_thread() is threading.main_thread():
         armed.clear()
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
