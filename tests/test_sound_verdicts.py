@@ -386,3 +386,21 @@ def test_mismatch_still_finds_a_wrong_value_on_the_rare_path(tmp_path_factory, h
     d = next(d for d in ev.comparison_fp64.outputs if d.label == "output 0")
     assert not d.ok and d.worst == [0, 0, 0], d.reason
     assert next(d for d in ev.comparison_fp64.outputs if d.label == "input 1 (after execute)").ok
+
+
+def test_scans_stay_traceable_by_dynamo_for_the_inductor_translation():
+    """The narrow-scan switch of the reference (a ``ContextVar``) is invisible to Dynamo: the
+    Inductor translation compiles the catalog's own refs, and a graph break there made every
+    Half ``cumsum`` an fmin-translation failure of the CI smoke campaign."""
+    from minimizer.ops import Ctx, lookup
+    from minimizer.ops.scans import NARROW
+    for op in ("cumsum", "cumprod"):
+        ref = lookup(f"ops.{op}").ref
+        x = torch.arange(1.0, 6.0, dtype=torch.float16)
+        compiled = torch.compile(lambda t: ref(Ctx(), t, 0), backend="eager", fullgraph=True)
+        token = NARROW.set(True)
+        try:
+            got = compiled(x)
+        finally:
+            NARROW.reset(token)
+        assert torch.equal(got, getattr(torch, op)(x, 0, dtype=x.dtype)), op

@@ -69,6 +69,11 @@ def _narrow(x, dim, combine):
 
 
 def _narrowed(x) -> bool:
+    """Whether this scan rounds per step (a reference run asked for it). Never while Dynamo traces
+    the catalog for the Inductor translation: it cannot trace ``ContextVar.get``, and a compiled
+    program is never the narrow reference."""
+    if torch.compiler.is_compiling():
+        return False
     return NARROW.get() and x.dtype in (torch.float16, torch.bfloat16) and x.dim() > 0 and x.numel() > 0
 
 
