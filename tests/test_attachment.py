@@ -32,7 +32,7 @@ from minimizer.ops import CATALOG, Ctx
 from minimizer.oracle.checks import LayoutDependent, LayoutResult, OrderDependent, OrderResult
 from minimizer.oracle.compare import compare_one, default_factor, judge_one, tolerance
 from minimizer.oracle.outcome import Outcome
-from minimizer.oracle.property import Property, Verdict
+from minimizer.oracle.property import Evaluation, Property
 from minimizer.program import parse
 from minimizer.program.interpret import run
 from minimizer.program.static import is_valid
@@ -232,7 +232,7 @@ def _reduced(op="add"):
 def _verdict(check, evidence):
     prop = Property((check,))
     ((key, _),) = prop.keyed()
-    return Verdict(True, "r", {key: (True, "r")}, evidence.original, {key: evidence}, prop)
+    return Evaluation(True, "r", {key: (True, "r")}, evidence.original, {key: evidence}, prop)
 
 
 ONE = Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
