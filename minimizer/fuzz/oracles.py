@@ -78,8 +78,8 @@ class Judged:
     phases: phases.Phases | None = None   # where its time went, where it was judged (``campaign.judge_example``)
 
 
-def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
-          seed: int = 0, example_seed: int = 0) -> Judged:
+def run_oracles(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
+                seed: int = 0, example_seed: int = 0) -> Judged:
     """Run every oracle on one program. ``pool`` runs the backend under test, ``ref_pool`` the
     reference (the same pool when the backend is the reference)."""
     diff = "differential" in oracles and backend != "reference"
