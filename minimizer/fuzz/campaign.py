@@ -150,7 +150,7 @@ def default_frontend(backend: str) -> str | None:
     """The frontend to generate for when none is asked: both (None), except where the backend
     cannot run legacy scripts as written (``Backend.translation``: nvFuser without its legacy
     module, 0.2.36 removed it) — a legacy program there could only be refused unjudged, half of
-    a campaign's programs wasted (seen on the H200: scripts/bench_ray.py before it asked)."""
+    a campaign's programs wasted."""
     from ..backends import get
     from ..model import Dialect
     return get(backend).translation(Dialect()) or None

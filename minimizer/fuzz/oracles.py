@@ -219,8 +219,7 @@ def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backen
 def _index_typed(program: Program, d, k: int) -> bool:
     """Output ``k`` (compared as ``d``) is welford's count and differs only as Int32 vs Int64: its
     dtype is nvFuser's Index type, which a kernel resolves as it indexes (Int32 in a reduction
-    kernel, Int64 after a ``cat`` on the H200: buckets 39e607c526d6 and 8fd78ea008f0), so neither
-    is wrong."""
+    kernel, Int64 after a ``cat``: docs/benchmarks.md), so neither is wrong."""
     return (d.what == "dtype" and d.label.startswith("output") and {d.got, d.dtype} == {"int32", "int64"}
             and _producer(program, k) == "welford")
 

@@ -8,7 +8,7 @@ Inductor config for a backend fmin stands in front of (its script imports ``nvfu
 behind which fmin's own FusionDefinition compiles with Inductor: the run a worker makes, once,
 in a fresh process, with the script's own output check active). The environment is the minimal
 one a machine needs to import torch and nvFuser (``PASSED``: the paths, the CUDA and library
-variables — on the lent H200 ``LD_PRELOAD`` carries the ABI shim —, nothing of fmin's and no
+variables — ``LD_PRELOAD`` where it carries an ABI shim —, nothing of fmin's and no
 ``NVFUSER_*``/``TORCH*`` setting): the attachment sets the options it needs itself, as a
 maintainer's copy must. On a machine that cannot run the script (no nvFuser, no GPU) nothing
 runs, and the record says so (``ran: false`` and why).
