@@ -338,7 +338,7 @@ def _eager_refuses(fn, refused, why: str):
     """``fn``, raising where eager torch has no kernel though its meta kernel (the static check)
     accepts: mutants that swapped an op for one of another result dtype reached such operands
     downstream (``sub`` of a ``logical_or``'s bool, ``bitwise_and`` of a bool and a float
-    number) and were filed as fmin's own findings on the reference. ``refused`` sees the
+    number), which would otherwise be filed as fmin's own findings on the reference. ``refused`` sees the
     operands as passed (tensors and Python numbers)."""
     def checked(*args):
         if refused(*args):
