@@ -709,7 +709,7 @@ def _replay(args, ctx, oracles) -> int:
             from .fuzz import seeded
             e = seeded.program_for(args.replay, args.seeds, frontend=args.frontend)
             prog = e.program
-            print(f"# seed {e.seed}, mutations: {', '.join(e.mutations) or 'none'}")
+            print(f"# seed {e.seed_file}, mutations: {', '.join(e.mutations) or 'none'}")
         else:
             prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
     except ValueError as e:

@@ -448,10 +448,10 @@ class _Campaign:
             s.environment = j.outcome.environment
         for st in e.program.op_stmts():
             s.ops[st.op] += 1
-        if getattr(e, "seed", None):
-            s.seeds[e.seed] += 1
+        if getattr(e, "seed_file", None):
+            s.seeds[e.seed_file] += 1
             took = j.phases.seconds("slot judge") if j.phases else 0.0
-            s.seed_seconds[e.seed] += took
+            s.seed_seconds[e.seed_file] += took
             if getattr(e, "large", False):
                 s.large_seeds.add("trimmed" if seeded.TRIM in e.mutations else "as written", took)
         for f in seeded.findings_of(e, j, self.opt.ctx.backend):

@@ -59,7 +59,7 @@ class Seed:
 
 @dataclass(frozen=True)
 class SeededExample(Example):
-    seed: str = ""                    # the seed file it was mutated from
+    seed_file: str = ""               # the seed file it was mutated from (not the campaign seed)
     mutations: tuple[str, ...] = ()
     large: bool = False               # the seed is over ``mutate.TRIM_ELEMENTS`` (trimmed unless drawn as written)
 
@@ -298,7 +298,7 @@ def findings_of(e, judged, backend: str) -> list:
     out = []
     for f in judged.findings:
         f = as_segmentation(f, judged.outcome, backend)
-        f.traits = {**(f.traits or {}), "seeds": [e.seed]}
+        f.traits = {**(f.traits or {}), "seeds": [e.seed_file]}
         out.append(f)
     return out
 
