@@ -15,10 +15,10 @@ from typing import Callable, Iterator
 
 from .oracle import Request
 from .oracle.context import RunContext
-from .oracle.session import Candidate, Session, Verdict as SessionVerdict, chain
+from .oracle.session import Candidate, Session, Verdict, chain
 from .oracle.checks.kernels import kernel_count
 from .oracle.outcome import Outcome
-from .oracle.property import Property, Verdict, verdict_for_script
+from .oracle.property import Evaluation, Property, verdict_for_script
 from .oracle.runners import Checks
 from .oracle.triage import ENVIRONMENT, SCRIPT, triage
 
@@ -27,7 +27,7 @@ from .oracle.triage import ENVIRONMENT, SCRIPT, triage
 class Row:
     path: str
     outcome: Outcome
-    verdict: Verdict | None
+    verdict: Evaluation | None
 
     @property
     def category(self) -> str:
@@ -94,7 +94,7 @@ def check_scripts(paths: list[str], ctx: RunContext, prop: Property | None, *, r
 
         def submit(c: Candidate) -> Future:
             return chain(r.check(by_text[c.text], prop, ctx.seed),
-                         lambda ov: SessionVerdict(ov[1] is None or ov[1].holds, outcome=ov[0], detail=ov[1]))
+                         lambda ov: Verdict(ov[1] is None or ov[1].holds, outcome=ov[0], detail=ov[1]))
         session = Session(submit=submit)
         paths_of: dict[Future, list[str]] = {}
         for path, req in reqs:

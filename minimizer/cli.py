@@ -702,14 +702,14 @@ def _recheck(opt, ray_opt=None) -> int:
 
 def _replay(args, ctx, oracles) -> int:
     from .fuzz import generate
-    from .fuzz.oracles import judge
+    from .fuzz.oracles import run_oracles
     from .program import to_source
     try:
         if args.seeds:
             from .fuzz import seeded
             e = seeded.program_for(args.replay, args.seeds, frontend=args.frontend)
             prog = e.program
-            print(f"# seed {e.seed}, mutations: {', '.join(e.mutations) or 'none'}")
+            print(f"# seed {e.seed_file}, mutations: {', '.join(e.mutations) or 'none'}")
         else:
             prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
     except ValueError as e:
@@ -717,8 +717,8 @@ def _replay(args, ctx, oracles) -> int:
     text = to_source(prog)
     sys.stdout.write(text)
     with ctx.judging_pools(jobs=1) as (pool, ref):
-        j = judge(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=ctx.backend,
-                  oracles=oracles, seed=ctx.seed, example_seed=generate.example_seed(args.replay))
+        j = run_oracles(prog, text, f"fuzz_{args.replay.replace('.', '_')}.py", pool, ref, backend=ctx.backend,
+                         oracles=oracles, seed=ctx.seed, example_seed=generate.example_seed(args.replay))
     o = j.outcome
     print(f"# {args.replay} on {ctx.backend}: {o.status}" + (f" `{o.signature}`" if not o.ok else
                                                          f", {o.segments} segments" if o.segments is not None else ""))

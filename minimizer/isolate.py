@@ -32,7 +32,7 @@ from .model import Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, refs_
 from .oracle.checks.segments import plural
 from .oracle.context import RunContext
 from .oracle.outcome import boundary_change, outcome_key, outcome_words
-from .oracle.session import Session, Verdict as SessionVerdict
+from .oracle.session import Session, Verdict
 from .reduce.ddmin import ddmin
 
 _LAYOUT_ARGS = ("contiguity", "stride_order", "contiguous")
@@ -463,7 +463,7 @@ def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
     al = align(good, bad)
     t0 = time.perf_counter()
     if run is not None:
-        session = Session(lambda cands: [SessionVerdict(True, outcome=run(c.program)) for c in cands],
+        session = Session(lambda cands: [Verdict(True, outcome=run(c.program)) for c in cands],
                           static="strict", remember_invalid=True)
         return _isolate(al, session, good_path, bad_path, ctx, max_tests, t0, parallel=False)
     fit = ctx.fit_memory([(good_path, good, None), (bad_path, bad, None)])
@@ -478,7 +478,7 @@ def isolate(good_path: str, bad_path: str, ctx: RunContext | None = None, *,
         def judge(cands):
             outs = pool.run_many([ctx.request(c.text, os.path.abspath(bad_path)) for c in cands])
             status.show(f"[{time.perf_counter() - t0:6.0f}s] isolate: {plural(session.tests + len(cands), 'run')}")
-            return [SessionVerdict(True, outcome=o) for o in outs]
+            return [Verdict(True, outcome=o) for o in outs]
 
         session = Session(judge, static="strict", remember_invalid=True)
         try:

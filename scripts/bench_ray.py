@@ -42,8 +42,8 @@ class Timed:
     def __exit__(self, *exc):
         return self.inner.__exit__(*exc)
 
-    def judge(self, e, text):
-        f = self.inner.judge(e, text)
+    def judge_example(self, e, text):
+        f = self.inner.judge_example(e, text)
         f.add_done_callback(lambda _: self.done.append(time.monotonic()))
         return f
 

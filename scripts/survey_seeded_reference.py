@@ -41,7 +41,7 @@ def main() -> int:
                 n += 1
                 o = pool.run(Request(to_source(e.program), e.id, RunOptions(seed=0)))
                 if not o.ok:
-                    key = (category(o), os.path.basename(e.seed), (o.signature or "")[:100])
+                    key = (category(o), os.path.basename(e.seed_file), (o.signature or "")[:100])
                     bad[key] += 1
                     first.setdefault(key, f"{e.id} {'+'.join(e.mutations)}")
     print(f"{n} programs of chunks {a.start}..{a.to - 1} of seed {a.seed}; {sum(bad.values())} fail on the reference")

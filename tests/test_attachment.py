@@ -32,7 +32,7 @@ from minimizer.ops import CATALOG, Ctx
 from minimizer.oracle.checks import LayoutDependent, LayoutResult, OrderDependent, OrderResult
 from minimizer.oracle.compare import compare_one, default_factor, judge_one, tolerance
 from minimizer.oracle.outcome import Outcome
-from minimizer.oracle.property import Property, Verdict
+from minimizer.oracle.property import Evaluation, Property
 from minimizer.program import parse
 from minimizer.program.interpret import run
 from minimizer.program.static import is_valid
@@ -232,7 +232,7 @@ def _reduced(op="add"):
 def _verdict(check, evidence):
     prop = Property((check,))
     ((key, _),) = prop.keyed()
-    return Verdict(True, "r", {key: (True, "r")}, evidence.original, {key: evidence}, prop)
+    return Evaluation(True, "r", {key: (True, "r")}, evidence.original, {key: evidence}, prop)
 
 
 ONE = Outcome("ok", "nvfuser", segments=1, schedulers=["pointwise"])
@@ -310,7 +310,7 @@ def test_the_segmentation_script_prints_both_graphs_and_fails_when_they_differ(t
     assert r.returncode == 1 and "==== pointwise: 1 segments ['pointwise']\nSegmented_Fusion{" in r.stdout
     o = standalone.outcome("nvfuser", {"timed_out": False, "exit_code": 1, "stderr": r.stderr, "stdout": r.stdout,
                                        "seconds": 1.0})
-    ok, why = standalone.judge({"kind": "segmentation"}, o)
+    ok, why = standalone.reproduces({"kind": "segmentation"}, o)
     assert ok and why == ("AssertionError: the segmentation differs: segment_set gives 2 segments "
                           "['pointwise', 'reduction']; pointwise gives 1 segments ['pointwise']"), why
 
@@ -381,11 +381,11 @@ def test_the_standalone_verdict_compares_root_causes_not_messages():
     seen = m.standalone.why.split("`")[1]           # what the standalone run raised
     assert seen != expect["signature"]
     o = Outcome("error", "nvfuser", signature=seen, message=m.standalone.shows)
-    assert standalone.judge(expect, o)[0]
-    assert standalone.judge({**expect, "kind": "outcome", "segments": None, "schedulers": None}, o)[0]
+    assert standalone.reproduces(expect, o)[0]
+    assert standalone.reproduces({**expect, "kind": "outcome", "segments": None, "schedulers": None}, o)[0]
     other = seen.replace("selfReplay", "replayCasP")
-    assert not standalone.judge(expect, Outcome("error", "nvfuser", signature=other))[0]
-    assert not standalone.judge(expect, Outcome("crash", "nvfuser", signature=seen))[0]
+    assert not standalone.reproduces(expect, Outcome("error", "nvfuser", signature=other))[0]
+    assert not standalone.reproduces(expect, Outcome("crash", "nvfuser", signature=seen))[0]
 
 
 def test_a_computation_that_is_not_plain_torch_says_so(monkeypatch):
@@ -415,10 +415,10 @@ def test_the_check_runs_standalone_and_is_skipped_inside_fmin(tmp_path):
     r = _launch(att.text, tmp_path)
     assert r["ran"] and r["exit_code"] == 0, r["stderr"][-2000:]
     o = standalone.outcome("reference", r)
-    assert standalone.judge(att.expect, o) == (False, "ok instead of the check's AssertionError")
+    assert standalone.reproduces(att.expect, o) == (False, "ok instead of the check's AssertionError")
     r = _launch(tampered, tmp_path)
     o = standalone.outcome("reference", r)
-    ok, why = standalone.judge(att.expect, o)
+    ok, why = standalone.reproduces(att.expect, o)
     assert ok and r["exit_code"] == 1 and why.startswith("AssertionError: wrong result (values) in output 0"), why
     assert re.search(r"worst at \[\d, \d\]: got -?\d", why)
     script = tmp_path / "repro.min.py"
@@ -489,10 +489,10 @@ def test_a_real_nvfuser_traceback_gets_the_workers_signature(name):
     o = standalone.outcome("nvfuser", {"timed_out": False, "exit_code": int(code.split()[0]), "stderr": stderr,
                                        "stdout": "", "seconds": 1.0})
     assert o.status == "error" and o.signature == nvfuser.classify(RuntimeError(text))["signature"]
-    assert standalone.judge({"kind": "failure", "status": "error", "signature": o.signature}, o)[0]
-    assert not standalone.judge({"kind": "failure", "status": "error", "signature": o.signature + "x"}, o)[0]
+    assert standalone.reproduces({"kind": "failure", "status": "error", "signature": o.signature}, o)[0]
+    assert not standalone.reproduces({"kind": "failure", "status": "error", "signature": o.signature + "x"}, o)[0]
     # a layout finding whose failing variant errs: the same error, whatever segments its run had dumped
-    assert standalone.judge({"kind": "outcome", "status": "error", "signature": o.signature, "segments": 2,
+    assert standalone.reproduces({"kind": "outcome", "status": "error", "signature": o.signature, "segments": 2,
                              "schedulers": ["pointwise", "reduction"]}, o)[0]
 
 
@@ -501,8 +501,8 @@ def test_a_real_nvfuser_dump_gives_the_segmentation():
     o = standalone.outcome("nvfuser", r)
     assert (o.segments, sorted(o.schedulers)) == (2, ["pointwise", "reduction"])
     want = {"kind": "outcome", "status": "ok", "signature": None, "segments": 2, "schedulers": ["pointwise", "reduction"]}
-    assert standalone.judge(want, o) == (True, "2 segments [pointwise, reduction]")
-    assert not standalone.judge({**want, "segments": 1, "schedulers": ["pointwise"]}, o)[0]
+    assert standalone.reproduces(want, o) == (True, "2 segments [pointwise, reduction]")
+    assert not standalone.reproduces({**want, "segments": 1, "schedulers": ["pointwise"]}, o)[0]
 
 
 def test_the_header_states_the_environment_and_inductor_config():

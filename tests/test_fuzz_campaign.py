@@ -16,7 +16,7 @@ import torch
 from conftest import ROOT
 from minimizer.fuzz import generate
 from minimizer.fuzz.findings import Store, bucket_id, merge
-from minimizer.fuzz.oracles import Finding, judge
+from minimizer.fuzz.oracles import Finding, run_oracles
 from minimizer.fuzz.record import Bucket, Reduction, StandaloneRun
 from minimizer.oracle import Outcome
 from minimizer.oracle.context import RunContext
@@ -82,7 +82,7 @@ fd.execute(inputs)
 def _judge(outcomes, refs=(), oracles=("failure",), backend="nvfuser", text=TWO_INPUTS):
     prog = parse(text)
     pool, ref = FakePool(backend, outcomes), FakePool("reference", refs)
-    return judge(prog, text, "x.py", pool, ref, backend=backend, oracles=oracles), pool, ref
+    return run_oracles(prog, text, "x.py", pool, ref, backend=backend, oracles=oracles), pool, ref
 
 
 def test_failure_owner_is_the_backend_unless_the_reference_fails_too():

@@ -48,8 +48,8 @@ def test_mutated_seeds_stay_valid_over_many_draws():
     for k in (0, 1):
         for e in seeded.chunk(3, k, DIRS):
             static.check(e.program)
-            assert e.seed in seeds
-            changed += e.program != seeds[e.seed]
+            assert e.seed_file in seeds
+            changed += e.program != seeds[e.seed_file]
     assert changed >= 40
 
 
@@ -58,7 +58,7 @@ def test_an_example_id_replays_the_same_program():
     seeded._CACHE.clear()   # parsed afresh, as a later `fmin fuzz --replay ID --seeds ...` would
     again = seeded.program_for(f"5.2.{len(ex) - 1}", DIRS)
     assert to_source(again.program) == to_source(ex[-1].program)
-    assert (again.seed, again.mutations) == (ex[-1].seed, ex[-1].mutations)
+    assert (again.seed_file, again.mutations) == (ex[-1].seed_file, ex[-1].mutations)
 
 
 def test_every_mutation_kind_is_reachable_and_keeps_programs_valid():
@@ -305,7 +305,7 @@ def test_seeds_are_drawn_as_their_op_count_to_the_power_minus_one_and_a_half():
     for (o1, w1), (o2, w2) in zip(by_ops, by_ops[1:]):
         assert abs(w1 / w2 - (o2 / o1) ** 1.5) <= 0.01 * (o2 / o1) ** 1.5   # integers, within rounding
     assert by_ops[0][1] >= 30 * by_ops[-1][1]                              # 4 ops vs 41: 32.8
-    got = collections.Counter(e.seed for k in range(30) for e in seeded.chunk(2031, k, dirs))
+    got = collections.Counter(e.seed_file for k in range(30) for e in seeded.chunk(2031, k, dirs))
     n, total = sum(got.values()), sum(w)
     small = [s.path for s in seeds if ops[s.path] <= 9]
     large = [s.path for s in seeds if ops[s.path] >= 26]

@@ -120,7 +120,7 @@ def test_a_lost_actor_loses_no_program(cluster, tmp_path):
 
     def hook(runner, slot, method):
         n = runner.stats["dispatched"]
-        if method == "judge" and n in kills:
+        if method == "judge_example" and n in kills:
             ray.kill(slot.handle, no_restart=kills.pop(n))
 
     from minimizer.oracle.context import RunContext

@@ -31,7 +31,7 @@ def test_the_protocol_check_is_not_blind():
         def __exit__(self, *exc):
             return False
 
-        def judge(self, e, text):
+        def judge_example(self, e, text):
             ...
 
         def reduce(self, key, meta, outcome, bucket_dir):

@@ -1,7 +1,7 @@
 """Read what real nvFuser prints: the ``NVFUSER_DUMP=segmented_fusion`` block and error texts.
 
 Both formats are documented in ``docs/`` (nvfuser-interfaces §4 and §5) and tested against output
-captured on an H200 with nvFuser 0.2.36 (``nvfuser_direct``) and 0.2.35 (legacy ``nvfuser``) in
+captured on a GPU with nvFuser 0.2.36 (``nvfuser_direct``) and 0.2.35 (legacy ``nvfuser``) in
 ``tests/data/nvfuser/logs-*``, plus synthetic texts of the older eras in
 ``tests/data/nvfuser/synthetic/``.
 

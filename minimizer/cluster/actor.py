@@ -53,7 +53,7 @@ class SlotActor:
                 "code": os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                 "environment": self.pool.workers[0].environment}
 
-    def judge(self, e, text: str):
+    def judge_example(self, e, text: str):
         return judge_example(e, text, os.path.join(self.workdir, f"fuzz_{e.id.replace('.', '_')}.py"),
                              self.pool, self.ref, self.opt)
 

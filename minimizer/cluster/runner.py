@@ -235,8 +235,8 @@ class RayRunner:
         self._warming[s.handle.ready.remote()] = s
 
     # ------------------------------------------------------------ the runner protocol
-    def judge(self, e, text: str) -> Future:
-        return self._submit("judge", e, text)
+    def judge_example(self, e, text: str) -> Future:
+        return self._submit("judge_example", e, text)
 
     def reduce(self, key: str, meta: Bucket, outcome: dict | None, bucket_dir: str) -> Future:
         files = {}

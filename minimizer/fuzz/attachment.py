@@ -55,7 +55,7 @@ from .standalone import SPLITS, local_paths, stated_environment, stated_inductor
 @dataclass
 class Attachment:
     """What ``repro.min.py`` holds and what running it must show (``expect``, for
-    ``standalone.judge``): ``{"kind": "failure"|"outcome"|"mismatch"|"segmentation"|"none", ...}``."""
+    ``standalone.reproduces``): ``{"kind": "failure"|"outcome"|"mismatch"|"segmentation"|"none", ...}``."""
     text: str
     expect: dict
     shows: str = ""                    # what running it shows, in words

@@ -35,7 +35,7 @@ from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
-from .oracles import ORACLES, judge
+from .oracles import ORACLES, run_oracles
 from .record import Bucket, Reduction, StandaloneRun
 from .strategies import covered_ops
 
@@ -150,7 +150,7 @@ def default_frontend(backend: str) -> str | None:
     """The frontend to generate for when none is asked: both (None), except where the backend
     cannot run legacy scripts as written (``Backend.translation``: nvFuser without its legacy
     module, 0.2.36 removed it) — a legacy program there could only be refused unjudged, half of
-    a campaign's programs wasted (seen on the H200: scripts/bench_ray.py before it asked)."""
+    a campaign's programs wasted."""
     from ..backends import get
     from ..model import Dialect
     return get(backend).translation(Dialect()) or None
@@ -219,7 +219,7 @@ class LocalRunner:
         with recording(self.phases):
             start_workers([self.pool] if self.ref is self.pool else [self.pool, self.ref])
 
-    def judge(self, e, text: str) -> Future:
+    def judge_example(self, e, text: str) -> Future:
         return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
 
     def reduce(self, key: str, meta: Bucket, outcome: dict | None, bucket_dir: str) -> Future:
@@ -363,7 +363,7 @@ class _Campaign:
         as they are generated, up to ``runner.window`` ahead; results taken in example order
         (which example opens a bucket does not depend on timing or on where it ran). Past the
         deadline the rest is cancelled."""
-        self.session = Session(submit=lambda c: chain(runner.judge(c.context, c.text),
+        self.session = Session(submit=lambda c: chain(runner.judge_example(c.context, c.text),
                                                       lambda j: Verdict(bool(j.findings), outcome=j.outcome, detail=j)))
         if self.progress:
             self.session.known |= self.progress.seen
@@ -448,10 +448,10 @@ class _Campaign:
             s.environment = j.outcome.environment
         for st in e.program.op_stmts():
             s.ops[st.op] += 1
-        if getattr(e, "seed", None):
-            s.seeds[e.seed] += 1
+        if getattr(e, "seed_file", None):
+            s.seeds[e.seed_file] += 1
             took = j.phases.seconds("slot judge") if j.phases else 0.0
-            s.seed_seconds[e.seed] += took
+            s.seed_seconds[e.seed_file] += took
             if getattr(e, "large", False):
                 s.large_seeds.add("trimmed" if seeded.TRIM in e.mutations else "as written", took)
         for f in seeded.findings_of(e, j, self.opt.ctx.backend):
@@ -596,11 +596,11 @@ def generator_finding(err: Exception, seed: int, k: int):
 
 # ---------------------------------------------------------------- the units of work (run where the pools are)
 def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
-    """Every oracle on one generated example (``oracles.judge``), with its own metamorphic seed;
+    """Every oracle on one generated example (``oracles.run_oracles``), with its own metamorphic seed;
     where its time went (``Judged.phases``: each run, each oracle, the whole) comes back with it."""
     rec = Phases()
     with recording(rec), rec.timed("slot judge"):
-        j = judge(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
+        j = run_oracles(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
                   example_seed=generate.example_seed(e.id))
     j.phases = rec
     return j

@@ -82,9 +82,9 @@ def shape(data, p, info):
 
 
 #: the most elements one tensor of a seeded program has unless the seed is drawn as written
-#: (``trimmed``): a seed at its real sizes (issue 25's layernorm backward, 16×512×4096: 300M
-#: elements over its tensors) cost 15–20 s a program on the H200 to run, save and compare, the same
-#: structure at 2**20 elements a tensor well under one
+#: (``trimmed``): a seed at its real sizes (a layernorm backward at 16×512×4096: 300M elements
+#: over its tensors) costs many seconds a program to run, save and compare, the same structure at
+#: 2**20 elements a tensor well under one (measured: docs/benchmarks.md)
 TRIM_ELEMENTS = 1 << 20
 
 
@@ -274,7 +274,7 @@ def _insert_after(data, p, info, make, floating: bool = False, avoid=frozenset()
     q = edits.replace_uses(p.replace(stmts=p.stmts[:i + 1] + (make(y, name, t),) + p.stmts[i + 1:]), i + 2, name,
                            Ref(y))
     # an output written into the input still writes the input: nvFuser aliases only into fusion
-    # inputs (a write into the inserted copy was filed as its internal assert, 202a8b76daa1)
+    # inputs (a write into the inserted copy would be filed as its internal assert)
     return q.replace(stmts=tuple(s.with_arg("alias_input", Ref(name))
                                  if s.is_output and s.arg("alias_input") == Ref(y) else s for s in q.stmts))
 

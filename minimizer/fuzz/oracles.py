@@ -78,8 +78,8 @@ class Judged:
     phases: phases.Phases | None = None   # where its time went, where it was judged (``campaign.judge_example``)
 
 
-def judge(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
-          seed: int = 0, example_seed: int = 0) -> Judged:
+def run_oracles(program: Program, text: str, path: str, pool, ref_pool, *, backend: str, oracles=ORACLES,
+                seed: int = 0, example_seed: int = 0) -> Judged:
     """Run every oracle on one program. ``pool`` runs the backend under test, ``ref_pool`` the
     reference (the same pool when the backend is the reference)."""
     diff = "differential" in oracles and backend != "reference"
@@ -219,8 +219,7 @@ def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backen
 def _index_typed(program: Program, d, k: int) -> bool:
     """Output ``k`` (compared as ``d``) is welford's count and differs only as Int32 vs Int64: its
     dtype is nvFuser's Index type, which a kernel resolves as it indexes (Int32 in a reduction
-    kernel, Int64 after a ``cat`` on the H200: buckets 39e607c526d6 and 8fd78ea008f0), so neither
-    is wrong."""
+    kernel, Int64 after a ``cat``: docs/benchmarks.md), so neither is wrong."""
     return (d.what == "dtype" and d.label.startswith("output") and {d.got, d.dtype} == {"int32", "int64"}
             and _producer(program, k) == "welford")
 

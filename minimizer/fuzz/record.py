@@ -12,7 +12,7 @@ drops data.
 
 Free-form machine facts stay plain dicts: the environment a run reported, the generation
 settings ``--replay`` needs, the property flags (``Property.from_flags``' keywords), an
-attachment's expectation (``standalone.judge``'s input), the segment graphs of a
+attachment's expectation (``standalone.reproduces``'s input), the segment graphs of a
 segmentation finding and the particulars a failure's row lists (the backend names them).
 
 Adding a field: give ``Bucket`` (or the nested record it belongs to) an attribute with a
@@ -133,7 +133,7 @@ class Recheck:
 
 @dataclass
 class AttachmentRecord:
-    """What the filed ``repro.min.py`` must show (``expect``, ``standalone.judge``'s input) and
+    """What the filed ``repro.min.py`` must show (``expect``, ``standalone.reproduces``'s input) and
     says about itself (``attachment.Attachment.to_json``)."""
     expect: dict = field(default_factory=dict)
     shows: str = ""

@@ -59,7 +59,7 @@ class Seed:
 
 @dataclass(frozen=True)
 class SeededExample(Example):
-    seed: str = ""                    # the seed file it was mutated from
+    seed_file: str = ""               # the seed file it was mutated from (not the campaign seed)
     mutations: tuple[str, ...] = ()
     large: bool = False               # the seed is over ``mutate.TRIM_ELEMENTS`` (trimmed unless drawn as written)
 
@@ -147,12 +147,10 @@ WEIGHT_UNITS = 1 << 15
 def seed_weights(seeds: list[Seed]) -> list[int]:
     """How often each seed is drawn: as its op count to the power -1.5, exact in integers
     (``isqrt``) so a replay on any machine draws the same seed. A program's slot time grows about
-    linearly with its seed's ops (seconds a program over the corpus's 22 seeds fit ops^1.04 on
-    the H100 and again on the H200), so a seed's share of a campaign's *time* goes as about
-    ops^-0.5: a 41-op seed gets a third of a 4-op one's. Equal time (weights 1/ops, the first
-    rule) kept the programs a minute at 2.2x fewer than generated ones, and on the H200
-    (2026-12-06, docs/fuzz.md) the seeds of 12 ops or fewer found 1.7 distinct root causes per
-    100 slot-seconds, those of 22 or more 0.35: this is AFL's performance score (slow inputs get
+    linearly with its seed's ops (measured: docs/fuzz.md, docs/benchmarks.md), so a seed's share
+    of a campaign's *time* goes as about ops^-0.5: a 41-op seed gets a third of a 4-op one's.
+    Equal time (weights 1/ops) kept too few programs a minute, and small seeds find more
+    distinct root causes per slot-second than large ones: this is AFL's performance score (slow inputs get
     less energy) with the op count standing for the run time, which must be known before
     anything runs: a program replays from its id alone."""
     return [max(1, math.isqrt(WEIGHT_UNITS * WEIGHT_UNITS // max(1, len(s.program.op_stmts())) ** 3))
@@ -300,7 +298,7 @@ def findings_of(e, judged, backend: str) -> list:
     out = []
     for f in judged.findings:
         f = as_segmentation(f, judged.outcome, backend)
-        f.traits = {**(f.traits or {}), "seeds": [e.seed]}
+        f.traits = {**(f.traits or {}), "seeds": [e.seed_file]}
         out.append(f)
     return out
 

@@ -8,7 +8,7 @@ Inductor config for a backend fmin stands in front of (its script imports ``nvfu
 behind which fmin's own FusionDefinition compiles with Inductor: the run a worker makes, once,
 in a fresh process, with the script's own output check active). The environment is the minimal
 one a machine needs to import torch and nvFuser (``PASSED``: the paths, the CUDA and library
-variables — on the lent H200 ``LD_PRELOAD`` carries the ABI shim —, nothing of fmin's and no
+variables — ``LD_PRELOAD`` where it carries an ABI shim —, nothing of fmin's and no
 ``NVFUSER_*``/``TORCH*`` setting): the attachment sets the options it needs itself, as a
 maintainer's copy must. On a machine that cannot run the script (no nvFuser, no GPU) nothing
 runs, and the record says so (``ran: false`` and why).
@@ -191,7 +191,7 @@ def _same_failure(expect: dict, o: Outcome) -> bool:
     return o.status == expect.get("status") and rootcause(o) == expected_key(expect, o.backend)
 
 
-def judge(expect: dict, o: Outcome) -> tuple[bool, str]:
+def reproduces(expect: dict, o: Outcome) -> tuple[bool, str]:
     """Did the run show what the attachment must show? (reproduced, in words)"""
     kind = expect.get("kind")
     if kind == "failure":
@@ -222,7 +222,7 @@ def judge(expect: dict, o: Outcome) -> tuple[bool, str]:
 
 def standalone(text: str, expect: dict, *, backend: str, device: str, timeout: float) -> dict:
     """The record ``finding.json`` keeps: the run (``run``: no debug variable set) and whether it
-    reproduced (``judge``), with the tail of its output. One that does not is run once more with
+    reproduced (``reproduces``), with the tail of its output. One that does not is run once more with
     the header's debug variables (nvFuser's dumps, which fmin's own runs have on): if it shows the
     finding then, ``dump_only`` records that the failure is the debug output's own, never met by a
     user — not a bug of the compiler as users run it."""
@@ -241,7 +241,7 @@ def _record(text: str, expect: dict, *, backend: str, device: str, timeout: floa
     if not r["ran"]:
         return {"ran": False, "reproduced": None, "why": r["why"], "at": r["at"]}
     o = outcome(backend, r)
-    ok, why = judge(expect, o)
+    ok, why = reproduces(expect, o)
     tail = local_paths((r["stderr"].strip() or r["stdout"].strip())[-TAIL:])
     shows = (o.message or "").strip().splitlines()[0][:300] if o.status == "error" and o.message else outcome_words(o)
     return {"ran": True, "reproduced": ok, "why": local_paths(why), "command": r["command"],

@@ -123,7 +123,7 @@ _HALF = (torch.float16, torch.bfloat16)
 #: *return* Float (which is why real repros cast back after every op); ``neg`` too (arith.cpp
 #: promotes it with the default config, a workaround for half negation intrinsics). Other pointwise
 #: ops (abs, relu, ceil, floor, round, trunc, frac, silu, set, the bitwise and comparison ops)
-#: keep their dtype or return Bool. Found by the H200 fuzz campaigns (docs/fuzz.md).
+#: keep their dtype or return Bool. Found by fuzz campaigns on nvFuser (docs/benchmarks.md).
 HALF_TO_FLOAT = frozenset(
     "acos acosh asin asinh atan atanh cos cosh exp exp2 expm1 erf erfc erfinv erfcinv lgamma log log10 "
     "log1p log2 reciprocal rsqrt sigmoid sin sinh sqrt tan tanh neg "
@@ -192,7 +192,7 @@ def _write_alpha(B, name, x, P, force) -> bool:
 
 
 #: a shift by a negative amount or by the bit width or more is undefined in C++ and CUDA:
-#: compilers legitimately disagree there (the H200 campaign found Triton and eager do), so the
+#: compilers legitimately disagree there (Triton and eager do), so the
 #: amount is a small non-negative constant
 SHIFT_AMOUNTS = (1, 0, 2, 3)
 
@@ -338,7 +338,7 @@ def _eager_refuses(fn, refused, why: str):
     """``fn``, raising where eager torch has no kernel though its meta kernel (the static check)
     accepts: mutants that swapped an op for one of another result dtype reached such operands
     downstream (``sub`` of a ``logical_or``'s bool, ``bitwise_and`` of a bool and a float
-    number) and were filed as fmin's own findings on the reference. ``refused`` sees the
+    number), which would otherwise be filed as fmin's own findings on the reference. ``refused`` sees the
     operands as passed (tensors and Python numbers)."""
     def checked(*args):
         if refused(*args):

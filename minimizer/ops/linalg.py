@@ -158,8 +158,8 @@ _FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
 def _scaled_mm_rules(mat1, mat2, scale1, scale2) -> None:
     """What ``torch._scaled_mm`` checks at run time and its meta kernel does not, so that the
     static check refuses the programs eager torch would (mutants of an fp8 seed: a scale cast to
-    Half, a ``contiguity`` or ``layout`` change of an operand, a shrunk extent were each filed as
-    fmin's own finding on the H200): 2-D fp8 operands, not both e5m2; the first row-major, the
+    Half, a ``contiguity`` or ``layout`` change of an operand, a shrunk extent would each be filed
+    as fmin's own finding otherwise): 2-D fp8 operands, not both e5m2; the first row-major, the
     second column-major; K and N multiples of 16; one Float scale per operand."""
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"scaled_mm: expected [M, K] @ [K, N], got {list(mat1.shape)} @ {list(mat2.shape)}")

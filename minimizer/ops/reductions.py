@@ -170,7 +170,7 @@ def _var_mean(ctx, arg, dims, correction, keepdim):
 def _welford(ctx, arg, dims):
     """(mean, sum of squared deviations, count): the count is shaped like the mean and has
     nvFuser's ``DataType::Index``, which the kernel resolves: Int32 in a reduction kernel, Int64
-    after a ``cat`` (both seen on the H200). The reference says Int32 (Int64 past 2**31 elements,
+    after a ``cat`` (docs/benchmarks.md). The reference says Int32 (Int64 past 2**31 elements,
     where 32-bit indexing cannot be), and the fuzzer's differential oracle accepts either."""
     d = reduced_dims(arg, dims)
     avg = torch.mean(arg, d)

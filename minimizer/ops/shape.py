@@ -176,7 +176,7 @@ def _at(ctx, arg, index):
     return arg[index]
 
 
-# ---- nvFuser IR facts (broadcast dims, pad outputs), measured on the H200: docs/benchmarks.md ----
+# ---- nvFuser IR facts (broadcast dims, pad outputs), measured on the GPU: docs/benchmarks.md ----
 def keep_bcast(kw, src):
     """The output's broadcast dims are the input's (a copy, a cast, an expand)."""
     return src

@@ -251,9 +251,9 @@ def literal_value(p: Param, written: Any, value: Any, frontend: str) -> Any:
     ``bool`` there as an Int64 scalar: ``fd.ops.bitwise_and(T0, False)`` on a Bool ``T0`` is
     Int64, so is ``fd.ops.where(c, True, False)``, and ``fd.ops.pad(T0, w, True)`` on a Bool
     ``T0`` fails ("pad value must have the same dtype"); ``fd.define_scalar(False,
-    dtype=DataType.Bool)`` stays Bool. Measured with nvFuser 0.2.36 on the H200
-    (``tests/data/nvfuser/typing/``); why (presumably the bindings' integer conversion accepting
-    a bool first) was not. The legacy frontend takes no Python numbers for operands at all."""
+    dtype=DataType.Bool)`` stays Bool. Measured with nvFuser 0.2.36 (probe scripts and their
+    recorded dtypes: ``tests/data/nvfuser/typing/``, docs/benchmarks.md); why (presumably the
+    bindings' integer conversion accepting a bool first) was not. The legacy frontend takes no Python numbers for operands at all."""
     if frontend == DIRECT and p.kind in ("operand", "scalar") and isinstance(written, bool):
         return int(value)
     return value

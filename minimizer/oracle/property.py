@@ -193,7 +193,10 @@ class Property:
 
 
 @dataclass
-class Verdict:
+class Evaluation:
+    """What evaluating a property on one run found: whether it holds, each check's answer and the
+    evidence gathered. Not the Session's ``Verdict`` (the funnel's answer for a candidate), which
+    may carry one of these as its ``detail``."""
     holds: bool
     reason: str
     checks: dict[str, tuple[bool, str]]
@@ -225,7 +228,7 @@ class Verdict:
 
 
 def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 0, outcome: Outcome | None = None,
-             all_checks: bool = False, program=None, options: RunOptions | None = None, info=None) -> Verdict:
+             all_checks: bool = False, program=None, options: RunOptions | None = None, info=None) -> Evaluation:
     """Judge one candidate: run it on ``pools.primary`` (unless ``outcome`` is given), then only
     the extra runs its checks need, cheapest first. Unless ``all_checks``, evaluation stops at the
     first failing check (what a reducer wants); ``fmin check`` asks for all. ``options``: for the
@@ -259,11 +262,11 @@ def evaluate(prop: Property, text: str, path: str, pools: Pools, *, seed: int = 
     results = {k: results[k] for k, _ in prop.keyed() if k in results}   # in the property's order
     failing = next(((k, why) for k, (ok, why) in results.items() if not ok), None)
     if failing:
-        return Verdict(False, f"{failing[0]}: {failing[1]}", results, outcome, evidence, prop)
-    return Verdict(True, "; ".join(why for _, why in results.values()), results, outcome, evidence, prop)
+        return Evaluation(False, f"{failing[0]}: {failing[1]}", results, outcome, evidence, prop)
+    return Evaluation(True, "; ".join(why for _, why in results.values()), results, outcome, evidence, prop)
 
 
-def verdict_for_script(prop: Property, req: Request, outcome: Outcome, pools: Pools, *, seed: int = 0) -> Verdict:
+def verdict_for_script(prop: Property, req: Request, outcome: Outcome, pools: Pools, *, seed: int = 0) -> Evaluation:
     """``fmin check``'s verdict on one script that has run (``outcome``): every check of the
     property bound to that run (bare ``--schedulers``: the script's own multiset), all of them
     judged; the run's saved values are deleted afterwards."""
@@ -274,5 +277,5 @@ def verdict_for_script(prop: Property, req: Request, outcome: Outcome, pools: Po
         drop_values(outcome)   # evaluate leaves a given outcome's values alone
 
 
-__all__ = ["Property", "Verdict", "evaluate", "verdict_for_script", "Check", "Failure", "Status", "Segments", "Schedulers",
+__all__ = ["Property", "Evaluation", "evaluate", "verdict_for_script", "Check", "Failure", "Status", "Segments", "Schedulers",
            "ErrorMatches", "Mismatch", "Slower", "ShellTest", "OrderDependent", "LayoutDependent", "Missing"]

@@ -11,7 +11,7 @@ and beside ``RunContext``, which gives the local runners their pools. They are s
 (``typing.Protocol``): a runner does not inherit from them, it has their members; the
 ``runtime_checkable`` ones let a test (``tests/test_runners.py``) check every runner's members.
 
-* ``Runner`` — a campaign's: ``judge(example, text)``, ``reduce(key, meta, outcome, bucket_dir)``
+* ``Runner`` — a campaign's: ``judge_example(example, text)``, ``reduce(key, meta, outcome, bucket_dir)``
   and ``recheck(job)`` return futures of what ``fuzz.campaign.judge_example``, ``reduce_bucket``
   and ``recheck_bucket`` return; ``window`` is how many programs the campaign keeps submitted ahead
   of the one it waits for, ``reduce_slots`` how many buckets it reduces at once, ``n`` how many
@@ -53,7 +53,7 @@ class Runner(Protocol):
 
     def __exit__(self, *exc: Any) -> Any: ...
 
-    def judge(self, example: Any, text: str) -> Future: ...
+    def judge_example(self, example: Any, text: str) -> Future: ...
 
     def reduce(self, key: str, meta: dict, outcome: dict | None, bucket_dir: str) -> Future: ...
 
@@ -69,7 +69,7 @@ class Slot(Protocol):
 
     def ready(self) -> dict: ...
 
-    def judge(self, example: Any, text: str) -> Any: ...
+    def judge_example(self, example: Any, text: str) -> Any: ...
 
     def reduce(self, job: dict) -> dict: ...
 

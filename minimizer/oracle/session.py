@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 from ..backends import RunOptions, get as get_backend
 from .outcome import Outcome
 from .pool import Pools, Request
-from .property import Property, Verdict as PropertyVerdict, evaluate
+from .property import Evaluation, Property, evaluate
 from .triage import ENVIRONMENT, FUSION, SCRIPT, category, triage
 
 #: error kinds that say a candidate is broken, not that it shows another bug (never "also interesting")
@@ -372,7 +372,7 @@ class Baseline:
     """What the original showed: its first run, the bound property, the replays."""
     first: Outcome | None
     prop: Property
-    replays: list[PropertyVerdict]
+    replays: list[Evaluation]
 
     @property
     def held(self) -> int:
@@ -450,7 +450,7 @@ class PropertyOracle:
             return f"introduces a {kind} tensor ({example}) the original did not have"
         return None
 
-    def evaluate(self, text: str, program=None, info=None) -> PropertyVerdict:
+    def evaluate(self, text: str, program=None, info=None) -> Evaluation:
         return evaluate(self.prop, text, self.path, self.pools, seed=self.seed, program=program, options=self.options,
                         info=info)
 
@@ -475,7 +475,7 @@ class PropertyOracle:
             self._executor = ThreadPoolExecutor(max_workers=max(1, self.pools.jobs))
         return list(self._executor.map(self.judge_one, cands))
 
-    def replay(self, text: str, n: int) -> list[PropertyVerdict]:
+    def replay(self, text: str, n: int) -> list[Evaluation]:
         return [self.evaluate(text) for _ in range(n)]
 
     def close(self) -> None:
