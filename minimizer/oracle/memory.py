@@ -12,7 +12,6 @@ command line.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Callable

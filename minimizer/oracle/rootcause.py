@@ -40,7 +40,7 @@ def rootcause(o: Any) -> str | None:
     return backend.rootcause(signature, get("message"))
 
 
-def particulars(o: "Outcome | dict | None") -> dict:
+def particulars(o: "object | dict | None") -> dict:
     """What a failed run's row lists beside its root cause (``Backend.rootcause_particulars``:
     lists of names, e.g. the functions one cause met); {} for none."""
     if o is None:
