@@ -479,6 +479,8 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
     assert (corpus / b.id / "report.md").exists() and (corpus / b.id / "original.py").exists()
+    for name in ("report.md", "report.json", "repro.min.py", "finding.json"):   # the corpus travels
+        assert str(tmp_path) not in (corpus / b.id / name).read_text(), name
     # re-keyed from the minimal repro (its one op) and its own run stored beside it
     assert b.key == "inductor mismatch values: relu" and b.dtypes and b.ranks
     run = json.loads((corpus / b.id / "outcome.min.json").read_text())

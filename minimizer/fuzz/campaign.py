@@ -33,6 +33,7 @@ from ..program import to_source
 from . import generate, seeded
 from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist
+from .standalone import local_paths
 from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
 from .findings import Progress, Store, bucket_property, rekey_minimized
 from .oracles import ORACLES, run_oracles
@@ -613,7 +614,8 @@ def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, o
     ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
     from ..reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
-    ctx = opt.ctx.replace(quiet=True)
+    # the corpus travels: its reports name no directory of this machine (``--corpus /tmp/x`` -> ``x``)
+    ctx = opt.ctx.replace(quiet=True, command=local_paths(opt.ctx.command) if opt.ctx.command else None)
     ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
