@@ -1,16 +1,30 @@
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --seeds corpus/direct_creation_random.py corpus/direct_linear_matmul.py corpus/direct_rmsnorm_fwd.py corpus/direct_scatter_index_ops.py corpus/direct_shape_ops.py corpus/direct_ternary_reductions.py corpus/direct_topk_argsort_cumsum.py corpus/handwritten_layernorm_direct.py corpus/legacy_2022_bias_gelu.py corpus/legacy_batchnorm_stats_alias.py corpus/legacy_causal_mask_dropout.py corpus/legacy_cumsum_pad_cat.py corpus/legacy_index_embedding.py corpus/legacy_layernorm_fwd_2023.py corpus/legacy_linear_shape_queries.py corpus/legacy_rmsnorm_bwd_2024.py corpus/legacy_scaled_mm_fp8.py corpus/legacy_softmax_fwd.py corpus/rmsnorm_softmax_41.py corpus/rope_qkv_split.py corpus/seeds --corpus seeded --summary seeded.json
+# property: the same failure (error `nvfuser input-mismatch: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N`)
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+# finding: failure (nvfuser), bucket 6ebc0fba4ce1: swapping the two innermost dims in memory of tv0, tv2, tv3, tv4 gives error `nvfuser input-mismatch: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?_g_int64_t[iS?{i?}, iS?{i?}]'s stride mismatch with contiguity info. allocation domain: iS?{i?}, iS?{i?
+# run it: python repro.min.py, with the environment above
+# running it shows: error `nvfuser input-mismatch: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?_g_int64_t[iS?{i?}, iS?{i?}]'s stride mismatch with contiguity info. allocation domain: iS?{i?}, iS?{i?}: sizes: [N, N]: strides: [N, N]; contiguity: t, t; dim: N`
 import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
-    tv0 = fd.define_tensor(shape=[-1, -1, 3], contiguity=[False, True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[1, 2, 0])
-    tv1 = fd.ops.cummin(tv0, dim=0)
-    tv2 = fd.ops.clamp(tv1, -1.0, 1.0)
-    fd.add_output(tv2)
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Int, is_cpu=False)
+    tv1 = fd.ops.segment_set(tv0)
+    tv3 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
+    tv8 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv6 = fd.ops.argsort(tv3, dim=1)
+    tv7 = fd.ops.scatter(tv8, tv6, tv3, dim=1)
     fd.add_output(tv1)
+    fd.add_output(tv7)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
 
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
-    torch.randn(18, dtype=torch.bfloat16, device='cuda').as_strided((3, 2, 3), (3, 9, 1)),
+    torch.testing.make_tensor((2, 2), dtype=torch.int64, device='cuda:0'),
+    torch.randn(4, dtype=torch.float32, device='cuda:0').as_strided((2, 2), (1, 2)),
+    torch.testing.make_tensor((2, 2), dtype=torch.float32, device='cuda:0'),
 ]
 fd.execute(inputs)

@@ -1,4 +1,4 @@
-# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --corpus /tmp/fmin-h200/seeded/generative --summary /root/out/gen.json
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --corpus generative --summary gen.json
 # property: the outcome depends on the inputs' memory layout
 # confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
 # torch version: 2.11.0+cu130
