@@ -15,6 +15,7 @@
 #   bash scripts/gpu.sh acceptance a|b           the acceptance measurements (corpus check, reductions, --mismatch)
 #   bash scripts/gpu.sh session a|b|c|d|e|f|g|h  the campaign sessions' phases (docs/benchmarks.md)
 #   bash scripts/gpu.sh trim-check               the large seeds as written and trimmed: does trimming keep the segmentation?
+#   bash scripts/gpu.sh triage                   the corpus refiled, a generative+seeded pair and the CI steps, side by side
 #
 # Each subcommand's knobs are environment variables, listed above its function.
 OUT=${OUT:-/tmp/out}
@@ -586,12 +587,39 @@ session_h() {
   wait
 }
 
+# ---------------------------------------------------------------- triage
+# The bug list's GPU day in one call, three jobs side by side on the 16 cores: the committed corpus
+# refiled (`buglist refile`, --jobs 4), a generative and a seeded campaign of FMIN_T (240) seconds
+# each (`seeded`, --jobs 5 each), and the CI workflow's shard + merge jobs as written
+# (scripts/ci_steps.py, one 60-s shard, `fmin` on PATH as an installed fmin would be). Leaves
+# $OUT/triage.tgz (refile/, pair/, ci/ with each job's files).
+cmd_triage() {
+  local R=$PWD O=/tmp/fmin-h200/triage
+  rm -rf "$O" && mkdir -p "$O/refile" "$O/pair" "$O/ci" /tmp/fmin-bin
+  activate "$O/versions.txt"   # unpacks nvFuser once, before the jobs activate it again
+  printf '#!/bin/sh\nexec python3 -m minimizer "$@"\n' > /tmp/fmin-bin/fmin && chmod +x /tmp/fmin-bin/fmin
+  ( OUT=$O/refile JOBS=4 MT=90 MB=150 DEADLINE=520 timeout 560 bash scripts/gpu.sh buglist refile > "$O/refile/log.txt" 2>&1 ) &
+  ( OUT=$O/pair FMIN_T=${FMIN_T:-240} JOBS=5 MT=30 MB=90 DEADLINE=500 timeout 560 bash scripts/gpu.sh seeded \
+      > "$O/pair/log.txt" 2>&1 ) &
+  ( export PATH=/tmp/fmin-bin:$PATH
+    rm -rf /tmp/fmin-ci && mkdir /tmp/fmin-ci && cd /tmp/fmin-ci && cp -r "$R/scripts" "$R/docs" .
+    python3 scripts/ci_steps.py docs/ci/fmin-fuzz.yml --job shard --job merge --matrix shard=0 --set FMIN_TIME=60 \
+        --set FMIN_MINIMIZE_BUDGET=60 --skip-install > "$O/ci/steps.sh"
+    local s=$SECONDS
+    timeout 500 bash "$O/ci/steps.sh" > "$O/ci/log.txt" 2>&1
+    echo "steps exit $? in $((SECONDS - s)) s" >> "$O/ci/log.txt"
+    cp -r reports "$O/ci/" 2>/dev/null; tar czf "$O/ci/findings.tgz" findings shards 2>/dev/null ) &
+  wait
+  tar czf "$OUT/triage.tgz" -C "$(dirname "$O")" triage
+  tail -4 "$O/refile/log.txt"; tail -12 "$O/pair/log.txt"; tail -3 "$O/ci/log.txt"
+}
+
 # ---------------------------------------------------------------- dispatch
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 sub=${1:-}
 [ $# -gt 0 ] && shift
 case "$sub" in
-  probes|throughput|outside|seeded|buglist|ray|acceptance|session) "cmd_$sub" "$@" ;;
+  probes|throughput|outside|seeded|buglist|ray|acceptance|session|triage) "cmd_$sub" "$@" ;;
   trim-check) cmd_trim_check "$@" ;;
   *) usage ;;
 esac
