@@ -541,7 +541,8 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
 def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
     there must not resume from an attachment), report.md's section replaced on a second filing."""
-    from minimizer.fuzz.filing import reduced_script, write_filed
+    from minimizer.fuzz.filing import write_filed
+    from minimizer.fuzz.findings import reduced_script
     (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
     (tmp_path / "state.json").write_text("{}")
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)

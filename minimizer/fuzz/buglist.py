@@ -23,7 +23,7 @@ import re
 
 from . import record
 from .classes import CLASSES, decide, default_violations
-from .findings import differs
+from .findings import differs, reduced_script
 from .keys import key_ops
 from .record import Bucket
 
@@ -45,12 +45,12 @@ def _script(d: str) -> tuple[str | None, str]:
 
 
 def _ops_text(d: str) -> str:
-    for name in ("reduced.py", "repro.min.py", "original.py"):
-        p = os.path.join(d, name)
-        if os.path.exists(p):
-            with open(p, encoding="utf-8", errors="replace") as f:
-                return f.read()
-    return ""
+    """The text whose ops the row lists: the reducer's result, else the original."""
+    name = reduced_script(d)
+    if name is None:
+        return ""
+    with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
+        return f.read()
 
 
 def _unique(items) -> list[str]:

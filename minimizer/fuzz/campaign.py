@@ -34,8 +34,8 @@ from . import generate, seeded
 from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist
 from .standalone import local_paths
-from .filing import failed, file_bucket_dir, reduced_script, refile, write_filed
-from .findings import Progress, Store, bucket_property, rekey_minimized
+from .filing import failed, file_bucket_dir, refile, write_filed
+from .findings import Progress, Store, bucket_property, reduced_script, rekey_minimized
 from .oracles import ORACLES, run_oracles
 from .record import Bucket, Reduction, StandaloneRun
 from .strategies import covered_ops

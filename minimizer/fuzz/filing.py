@@ -66,15 +66,6 @@ def write_filed(bucket_dir: str, filed: dict) -> None:
         os.remove(state)
 
 
-def reduced_script(bucket_dir: str) -> str | None:
-    """The file a bucket's replays run: ``reduced.py`` once filed; before filing (a corpus made
-    by an older fmin) ``repro.min.py`` is the reducer's; unminimized, the original."""
-    for name in ("reduced.py", "repro.min.py", "original.py"):
-        if os.path.exists(os.path.join(bucket_dir, name)):
-            return name
-    return None
-
-
 def file_bucket_dir(out: str, meta: Bucket, outcome: dict | None, ctx, pool, ref) -> dict:
     """The bucket just reduced into ``out`` filed in place (``campaign.reduce_bucket``): returns
     the ``attachment`` and ``standalone`` records for ``finding.json``. A filing that breaks

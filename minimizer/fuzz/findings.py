@@ -467,11 +467,19 @@ def merge_equal_programs(store: Store, only: str | None = None) -> list[tuple[st
     return merged
 
 
+def reduced_script(bucket_dir: str) -> str | None:
+    """The file a bucket's replays run: ``reduced.py`` once filed; before filing (a corpus made
+    by an older fmin) ``repro.min.py`` is the reducer's; unminimized, the original."""
+    for name in ("reduced.py", "repro.min.py", "original.py"):
+        if os.path.exists(os.path.join(bucket_dir, name)):
+            return name
+    return None
+
+
 def _reduced(d: str) -> str | None:
-    """The reducer's result in bucket directory ``d``: ``reduced.py`` once filed (``repro.min.py``
-    is then the attachment), else ``repro.min.py``; None before a reduction."""
-    return next((os.path.join(d, n) for n in ("reduced.py", "repro.min.py") if os.path.exists(os.path.join(d, n))),
-                None)
+    """The path of the reducer's result in bucket directory ``d``; None before a reduction."""
+    name = reduced_script(d)
+    return os.path.join(d, name) if name not in (None, "original.py") else None
 
 
 def rekey_minimized(store: Store, key: str) -> str:
