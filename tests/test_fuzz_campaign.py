@@ -414,6 +414,46 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     assert stale == {"fixed", "invalid"}
 
 
+def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monkeypatch):
+    """A bucket filed before fmin knew a value rule (b58dbe69fd27: ``prod`` overflowing int64):
+    --recheck records what the reference's run broke (``undefined``), so the bug list files the
+    bucket under missing checks rather than bugs, whatever the compiler still does with it."""
+    from minimizer.fuzz import campaign, classes
+    st = Store(str(tmp_path))
+    broke = [{"rule": "int-overflow", "message": "prod of int64 overflows", "op": "prod"}]
+    for name in ("overflow", "still"):
+        f = Finding("failure", "nvfuser", f"nvfuser error sig {name}", "w", {},
+                    Outcome("error", "nvfuser", signature=f"sig {name}"))
+        st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": "cpu"})
+
+    class Fake:
+        def __init__(self, backend, device, jobs=1, timeout=0, options=None):
+            self.backend, self.environment = backend, {"backend": backend}
+
+        def run(self, req):
+            name = req.script.rstrip().rsplit("# ", 1)[1]
+            if self.backend == "reference":
+                return Outcome("ok", "reference", undefined=broke if name == "overflow" else None)
+            return Outcome("error", self.backend, signature=f"sig {name}")
+
+        workers = ()
+
+        def close(self):
+            pass
+
+    from minimizer.oracle import context
+    monkeypatch.setattr(context, "Pool", Fake)
+    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                                     corpus=str(tmp_path)))
+    assert all(r["reproduces"] for r in rows)
+    by = {b.key.rsplit(" ", 1)[1]: b for b in st.buckets()}
+    assert by["overflow"].undefined == broke and by["still"].undefined is None
+    again = {b.key.rsplit(" ", 1)[1]: b for b in Store(str(tmp_path)).buckets()}   # as stored
+    assert again["overflow"].undefined == broke
+    assert classes.invalid(again["overflow"], None, None) == ("int-overflow", "prod of int64 overflows")
+    assert classes.invalid(again["still"], None, None) is None
+
+
 def test_usage_errors_exit_2_without_traceback(tmp_path):
     for args in (["--shard", "3/2"], ["--oracles", "failure,psychic"], ["--replay", "nope"]):
         r = fmin("fuzz", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path), *args)

@@ -672,19 +672,23 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
     this replay, and run standalone); one that does not keeps its attachment, which is run
     standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
     ``standalone``."""
-    from ..oracle.property import evaluate
+    from ..oracle.property import Mismatch, evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
     v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
     if not v.holds:
         v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
     holds, reason = v.holds, v.reason
+    ev = v.get(Mismatch)
+    undefined = getattr(getattr(ev, "reference", None), "undefined", None)
     if holds and job["kind"] == "failure" and ref is not pool:
         r = ref.run(opt.ctx.request(text, path))
-        if not r.ok:   # a rule the reference has learnt since: the program was never valid
+        undefined = r.undefined
+        if not r.ok and not r.undefined:   # a rule the reference has learnt since: the program was never valid
             holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                     f"(`{r.signature}`), so it is not a valid program")
-    out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None)}
+    out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None),
+           "undefined": undefined or None}
     try:
         out.update(refile(job, v if holds else None, opt.ctx, pool, ref))
     except Exception as e:   # the replay's verdict stands whatever happens to the attachment
@@ -737,7 +741,8 @@ def recheck(opt: CampaignOptions, runner: Runner | None = None) -> list[dict]:
                 row.update(reproduces=None, reason="no property recorded for this bucket")
             else:
                 r = fut.result().detail
-                store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"])
+                store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"],
+                                   r.get("undefined"))
                 if r.get("filed"):
                     write_filed(store.dir(j["key"]), r["filed"])
                     store.mark_filed(j["key"], r["filed"]["attachment"], r["filed"]["standalone"])

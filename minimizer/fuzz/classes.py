@@ -84,9 +84,8 @@ def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=d
             ) -> tuple[str, str] | None:
     """(rule, message) of the first validity rule the bucket's program breaks: a static rule of
     its script, else a value rule its reference run recorded (``undefined``), or None."""
-    for rec in (meta.extra, outcome or {}):   # ``undefined``: not a field of this fmin's record
-        for v in rec.get("undefined") or ():
-            return str(v.get("rule")), str(v.get("message", ""))
+    for v in (meta.undefined or meta.extra.get("undefined") or (outcome or {}).get("undefined") or ()):
+        return str(v.get("rule")), str(v.get("message", ""))
     find = violations() if violations is default_violations else violations
     if find is None or not script:
         return None

@@ -191,14 +191,17 @@ class Store:
         record.save_dir(self.dir(m.key), m)
 
     def mark_recheck(self, key: str, reproduces: bool, reason: str, script: str,
-                     environment: dict | None = None) -> None:
+                     environment: dict | None = None, undefined: list | None = None) -> None:
         """The result of ``fmin fuzz --recheck``: a bucket that no longer reproduces is stale, one
-        that reproduces again is not."""
+        that reproduces again is not; ``undefined``, the value rules the reference's run of its
+        script broke (a program no result is right for: ``fuzz.classes`` files it under missing
+        checks, whatever the compiler did)."""
         m = self.meta(key)
         if m is None:
             return
         at = time.strftime("%Y-%m-%dT%H:%M:%S")
         m.recheck = Recheck(reproduces, reason, script, at, environment or {})
+        m.undefined = list(undefined) if undefined else None
         if reproduces:
             m.stale = None
         else:

@@ -194,7 +194,7 @@ class StandaloneRun:
 
 #: fields written only when set (an older corpus may not have them), in the order written
 _OPTIONAL = ("dtypes", "ranks", "seeds", "old_keys", "layout_dependent", "order_dependent", "segment_graphs", "where",
-             "particulars")
+             "particulars", "undefined")
 #: fields that are records of their own
 _NESTED = {"reduction": Reduction, "unvaried_reduction": Reduction, "recheck": Recheck, "stale": Stale,
            "recurred": Recurred, "attachment": AttachmentRecord, "standalone": StandaloneRun}
@@ -234,6 +234,8 @@ class Bucket:
     where: str | None = None                 # where its error was raised, where a finder knows it
     particulars: dict | None = None          # what its row lists beside the root cause (name -> values:
                                              # ``oracle.rootcause.particulars``), joined over its examples
+    undefined: list | None = None            # value rules (``program.validity``) the reference run of its
+                                             # script broke, as ``--recheck`` saw them: not a valid program
     reduction: Reduction | None = None
     unvaried_reduction: Reduction | None = None   # an order/layout bucket's reduction before it became a failure
     recheck: Recheck | None = None
