@@ -66,8 +66,7 @@ class Refs:
         self.exact = outs + _inputs_after(after, len(ins))
         runs = [_run(p, ins, upcast=True, perturb=k) for k in range(1, PERTURBED_RUNS + 1)]
         self.perturbed = [o + _inputs_after(a, len(ins)) for o, a in runs]
-        o, a = _run(p, ins, narrow=True)
-        self.narrow = [o + a]
+        self.narrow = [sum(_run(p, ins, narrow=mode), []) for mode in mismatch.NARROW_MODES]
 
     def judge(self, outs, ins_after=(), alternatives=None):
         alts = self.perturbed + self.narrow if alternatives is None else alternatives
@@ -207,6 +206,86 @@ def test_the_narrow_scan_is_one_rounding_per_step_in_both_homes():
         assert torch.equal(got, want) and torch.equal(eager_check.narrow_scan(x, 1, combine), want)
 
 
+def _kogge_stone(x, dim, combine):
+    """A scan in ``x.dtype`` in a tree order (each step combines windows of twice the length, as a
+    warp scan does): what a block-scan kernel such as CUB's, run on half values, computes."""
+    y = x.movedim(dim, 0).clone()
+    step = 1
+    while step < y.shape[0]:
+        z = y.clone()
+        z[step:] = combine(y[:-step], y[step:]).to(x.dtype)
+        y, step = z, step * 2
+    return y.movedim(0, dim)
+
+
+@pytest.mark.parametrize("mode", mismatch.NARROW_MODES)
+def test_the_narrow_scans_agree_in_both_homes(mode):
+    """Every narrow mode, ``ops/scans.py`` and the attachment's restatement, on values whose
+    windows overflow Half (and on bf16 ones that do not)."""
+    torch.manual_seed(3)
+    for dtype, lim in ((torch.float16, 300), (torch.bfloat16, 9), (torch.float16, 40000)):
+        x = torch.testing.make_tensor((4, 13, 3), dtype=dtype, device="cpu", low=-lim, high=lim)
+        for combine, step in ((torch.add, scans._cumsum), (torch.mul, scans._cumprod)):
+            token = scans.NARROW.set(mode)
+            try:
+                got = step(x, 1)
+            finally:
+                scans.NARROW.reset(token)
+            want = eager_check.narrow_scan(x, 1, combine, mode)
+            assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.nan_to_num(0), want.nan_to_num(0))
+
+
+def test_a_half_scan_in_a_tree_order_is_no_evidence():
+    """80261ddfdeb1 as refiled on the GPU: nvFuser's Half ``cumprod`` gave inf where the exact
+    result is 44653 and an in-order Half accumulation stays finite: its block scan (CUB, on the
+    input's type) multiplies windows an in-order scan never forms, and one of them passed 65504.
+    A tree-ordered Half scan (B) is a legitimate result; one element's sign flipped is not."""
+    x = torch.full((4, 13, 4), 0.5, dtype=torch.float16)
+    x[:, 1], x[:, 2], x[:, 3] = 300.0, 300.0, 0.25           # in order: 0.5, 150, 45000, 11250 ...
+    p = _program("80261ddfdeb1")
+    r = Refs(p, [x])
+    b = [_kogge_stone(x, 1, torch.mul)]
+    seq = [x[:, 0]]
+    for i in range(1, 13):
+        seq.append((seq[-1] * x[:, i]).to(torch.float16))
+    assert bool(torch.isinf(b[0]).any()) and not bool(torch.isinf(torch.stack(seq, 1)).any())   # only the tree order overflows
+    assert not judge(b, r.eager, r.exact).ok
+    assert r.judge(b).ok
+    assert _attachment_says(p, [x], b) is None
+    bad = b[0].clone()
+    bad[0, 0, 0] = -bad[0, 0, 0]
+    assert not r.judge([bad]).ok and _attachment_says(p, [x], [bad]) is not None
+
+
+def test_a_bf16_scan_in_another_order_then_an_integer_cast_is_no_evidence():
+    """c628a67231ec as refiled on the GPU: a bf16 ``cumsum`` cast to Int32 gave 18 where eager and
+    the exact result give 17. Accumulated in bf16 in another order (a tree), the partial sums
+    round elsewhere: within the bound of any order, the cast may land on either integer. A value
+    far beyond that bound stays wrong."""
+    p = _program("c628a67231ec")
+    torch.manual_seed(0)
+    for trial in range(200):
+        x = torch.testing.make_tensor((13,), dtype=torch.bfloat16, device="cpu")
+        tree = _kogge_stone(x, 0, torch.add).to(torch.int32)
+        in_order = [x[0]]
+        for v in x[1:]:
+            in_order.append((in_order[-1] + v).to(torch.bfloat16))
+        eager = torch.cumsum(x.float(), 0).to(torch.bfloat16).to(torch.int32)
+        if not bool(((tree != eager) & (tree != torch.stack(in_order).to(torch.int32))).any()):
+            continue   # eager or an in-order bf16 scan gives the tree's integer
+        r = Refs(p, [x])
+        if not r.judge([tree], alternatives=r.perturbed + r.narrow[:1]).ok:
+            break      # nor do the perturbed exact runs excuse it: only the bound of any order can
+    else:
+        pytest.fail("no input among 200 where only the bound of any order excuses a tree-ordered bf16 cumsum")
+    assert not judge([tree], r.eager, r.exact).ok
+    assert r.judge([tree]).ok
+    assert _attachment_says(p, [x], [tree]) is None
+    bad = r.eager[0].clone()
+    bad[-1] += 50
+    assert not r.judge([bad]).ok and _attachment_says(p, [x], [bad]) is not None
+
+
 # ---------------------------------------------------------------- aliased inputs
 def test_an_aliased_input_gets_the_rounding_rule_outputs_get():
     """80c64cfcb984: a float32 sum over 512 terms written into an input (``add_output(tv3, tv1)``).
@@ -258,6 +337,7 @@ def test_the_attachment_states_the_same_constants():
     assert eager_check.SPREAD == compare.SPREAD
     assert eager_check.PERTURB_ULPS == interpret.PERTURB_ULPS
     assert eager_check.PERTURBED_RUNS == mismatch.PERTURBED_RUNS
+    assert eager_check.NARROW_MODES == mismatch.NARROW_MODES
 
 
 def test_the_attachment_perturbs_the_inputs_as_the_reference_does():

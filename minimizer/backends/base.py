@@ -44,7 +44,8 @@ class RunOptions:
                         floating dtype, signs drawn from this seed (0: none; ``reference``): another
                         legitimate exact result, for the ill-conditioned elements of a wrong result
     ``narrow_scans``    half/bfloat16 ``cumsum``/``cumprod`` accumulate in their own dtype, as a scan kernel
-                        may (``reference``)
+                        may: True in order, "low"/"high" at the bound of any order (``ops/scans.py``;
+                        ``reference``)
     ``eager``           run Inductor's translation without compiling it (fuzz triage; ``inductor``)
     ``inductor_config`` Inductor config patched around every compile (``--inductor-config``; ``inductor``)
     ``standalone``      run it as a maintainer would: the script's own checks of its outputs run (a wrong
@@ -56,7 +57,7 @@ class RunOptions:
     time_execute: int = 0
     fp64: bool = False
     perturb: int = 0
-    narrow_scans: bool = False
+    narrow_scans: bool | str = False
     eager: bool = False
     inductor_config: tuple[tuple[str, Any], ...] = ()
     standalone: bool = False

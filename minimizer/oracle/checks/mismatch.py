@@ -89,6 +89,9 @@ def _has_floating(values) -> bool:
 #: sign draws of the perturbed exact reference that a wrong result is checked against: an element
 #: that any of them moves by more than its tolerance is ill-conditioned (``compare.judge``)
 PERTURBED_RUNS = 3
+#: the ``RunOptions.narrow_scans`` modes of the eager runs whose half scans accumulate in half: in
+#: order, and at either end of the rounding bound of any order (``ops/scans.py``)
+NARROW_MODES = (True, "low", "high")
 
 
 @register
@@ -192,10 +195,12 @@ class Mismatch(Check):
     def _alternatives(self, trial: Trial, n_plain: int, n_gapped: int) -> list[list]:
         """Other legitimate results of the program, each as outputs then inputs after execute
         (``compare.judge``'s ``alternatives``): the exact reference on inputs perturbed by a few
-        ulps (``PERTURBED_RUNS`` sign draws) and an eager run whose half scans accumulate in half.
-        Runs that fail give nothing."""
+        ulps (``PERTURBED_RUNS`` sign draws) and eager runs whose half scans accumulate in half
+        (in order, and at either end of the rounding bound of any order: ``ops/scans.py``). Runs
+        that fail give nothing."""
         alts = []
-        runs = [dict(fp64=True, perturb=k) for k in range(1, PERTURBED_RUNS + 1)] + [dict(narrow_scans=True)]
+        runs = [dict(fp64=True, perturb=k) for k in range(1, PERTURBED_RUNS + 1)] + \
+            [dict(narrow_scans=mode) for mode in NARROW_MODES]
         for opts in runs:
             r = trial.run(self.reference, want_values=True, **opts)
             try:
