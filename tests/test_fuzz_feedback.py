@@ -174,3 +174,54 @@ def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_s
     md = open(buglist.write(str(tmp_path / "c")), encoding="utf-8").read()
     assert "## Segmentation differences (1)" in md
     assert to_source(seedqueue.program_for(m.first_example, SMALL).program) == to_source(e.program)
+
+
+class _SlowRunner:
+    """A runner whose programs finish after a delay, in any order: every program 'ran', with one
+    decision feature of its own text's hash (so most early programs are new)."""
+    window, n, reduce_slots = 32, 2, 1
+
+    def __init__(self, delay):
+        from concurrent.futures import ThreadPoolExecutor
+        self.delay, self._ex = delay, ThreadPoolExecutor(2)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._ex.shutdown(wait=True, cancel_futures=True)
+
+    def describe(self):
+        return ""
+
+    def judge_example(self, e, text):
+        import time
+        from minimizer.fuzz.oracles import Judged
+
+        def judge():
+            time.sleep(self.delay)
+            return Judged(Outcome("ok", "reference", decisions=[f"f{int(text_key(text), 16) % 23}"]), [])
+        return self._ex.submit(judge)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01])
+def test_a_chunk_is_mixed_only_once_the_chunks_it_may_draw_on_are_taken(tmp_path, monkeypatch, delay):
+    """Short chunks (duplicates skipped) put many chunks in the window: the queue a chunk sees must
+    still be the one of the chunks ``lag`` before it, whatever the programs' timing."""
+    from minimizer.fuzz import campaign
+    short = campaign.program_chunk
+    monkeypatch.setattr(campaign, "program_chunk", lambda opt, k: short(opt, k)[:3])
+    seen, mix = [], seedqueue.Queue.mix
+
+    def spy(self, examples, position):
+        seen.append((position, run_taken[0].chunks_taken, self.lag))
+        return mix(self, examples, position)
+    monkeypatch.setattr(seedqueue.Queue, "mix", spy)
+    run_taken = []
+    init = campaign._Campaign.__init__
+    monkeypatch.setattr(campaign._Campaign, "__init__", lambda self, opt: (init(self, opt), run_taken.append(self))[0])
+    opt = campaign.CampaignOptions(ctx=RunContext(backend="reference", device="cpu", quiet=True), max_examples=36,
+                                   seed=5, corpus=str(tmp_path / "c"), minimize=False, seeds=SMALL, feedback=True)
+    s = campaign.run_campaign(opt, runner=_SlowRunner(delay))
+    assert len(seen) >= 10 and s.queue
+    assert all(taken >= position - lag + 1 for position, taken, lag in seen), seen
