@@ -138,11 +138,20 @@ def test_every_queue_derived_program_replays_from_its_id(fed):
         assert [i for i, _ in e.chain] == d["id"].split("+")
 
 
-def test_a_plain_seeded_campaign_reports_coverage_and_queues_nothing(tmp_path):
+def test_plain_seeded_and_generative_campaigns_report_coverage_and_queue_nothing(tmp_path, capsys):
+    from minimizer.cli import main
+    from minimizer.fuzz import campaign
     s = _campaign(tmp_path, "plain")
     j = s.to_json()
     assert j["decision_coverage"]["signatures"] >= 1 and j["decision_coverage"]["programs"] == s.programs
     assert "feedback" not in j and s.derived == 0
+    g = campaign.run_campaign(campaign.CampaignOptions(
+        ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=8, seed=5,
+        corpus=str(tmp_path / "gen"), minimize=False, oracles=("failure",), feedback=True))   # no seeds: no queue
+    assert g.decisions.programs == 8 and g.decisions.features and not g.queue and g.derived == 0
+    assert main(["fuzz", "--feedback", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path / "c"),
+                 "--max-examples", "1"]) == 2
+    assert "--feedback: needs --seeds" in capsys.readouterr().err
 
 
 def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_segmentation(tmp_path):
