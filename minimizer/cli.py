@@ -277,6 +277,10 @@ def _add_fuzz(sub) -> None:
     z.add_argument("--seeds", nargs="+", metavar="DIR", default=None,
                    help="seeded fuzzing: each program is a fusion read from these folders' scripts (every form fmin "
                         "reads), changed by a few mutations (docs/fuzz.md 'Seeded fuzzing'); --replay needs them too")
+    z.add_argument("--feedback", action="store_true",
+                   help="with --seeds: a mutant whose run shows a compiler decision no earlier program showed "
+                        "(another scheduler, merge-rejection reason, segment count) joins a queue that later "
+                        "programs are mutated from (docs/fuzz.md 'Feedback')")
     z.add_argument("--oracles", default=",".join(("failure", "differential", "order", "layout")),
                    help="comma-separated subset of failure,differential,order,layout")
     z.add_argument("--no-minimize", action="store_true", help="store new findings without reducing them")
@@ -293,7 +297,7 @@ def _add_fuzz_modes(z) -> None:
     z.add_argument("--fail-on", choices=["new", "fmin", "never"], default="new",
                    help="exit 1 on any new finding (default), only on new findings in fmin's own code "
                         "(what CI on the CPU backends wants), or never")
-    z.add_argument("--replay", metavar="ID", help="regenerate the program of example ID (SEED.CHUNK.INDEX, "
+    z.add_argument("--replay", metavar="ID", help="regenerate the program of example ID (SEED.CHUNK.INDEX, or a --feedback chain ID+ID+..., "
                    "from finding.json), print it and judge it; no campaign. Give the campaign's --frontend and "
                    "--max-ops (finding.json: generator)")
     z.add_argument("--recheck", action="store_true", help="no campaign: replay every bucket of the backend in "
@@ -617,6 +621,8 @@ def cmd_fuzz(args) -> int:
     ray_opt = _ray_options(args, ctx.device)
     if args.frontend is None and (args.seeds or not args.replay):
         args.frontend = default_frontend(ctx.backend)
+    if args.feedback and not args.seeds:
+        raise UsageError("--feedback: needs --seeds (the queue holds mutated seeds)")
     if args.seeds:
         _load_seeds(args)
     if args.replay:
@@ -626,7 +632,7 @@ def cmd_fuzz(args) -> int:
                           seed=args.seed, shard=_shard(args.shard), corpus=args.corpus,
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
-                          minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()),
+                          minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()), feedback=args.feedback,
                           resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
@@ -706,10 +712,12 @@ def _replay(args, ctx, oracles) -> int:
     from .program import to_source
     try:
         if args.seeds:
-            from .fuzz import seeded
-            e = seeded.program_for(args.replay, args.seeds, frontend=args.frontend)
+            from .fuzz import seedqueue
+            e = seedqueue.program_for(args.replay, args.seeds, frontend=args.frontend)
             prog = e.program
             print(f"# seed {e.seed_file}, mutations: {', '.join(e.mutations) or 'none'}")
+            for link, names in seedqueue.chain_of(e)[1:] if isinstance(e, seedqueue.DerivedExample) else ():
+                print(f"#   queue-derived in slot {link}: {', '.join(names)}")
         else:
             prog = generate.program_for(args.replay, frontend=args.frontend, max_ops=args.max_ops)
     except ValueError as e:

@@ -9,6 +9,7 @@
 #   bash scripts/gpu.sh probes [210|29]          nvFuser's output for tests/data/nvfuser/probes/ -> $OUT/nvfuser-VER-logs.tgz
 #   bash scripts/gpu.sh throughput               fuzz throughput at several --jobs, this tree and BEFORE
 #   bash scripts/gpu.sh seeded                   a generative and a seeded campaign side by side, then outside runs
+#   bash scripts/gpu.sh feedback                 generative, seeded and seeded --feedback campaigns side by side: coverage
 #   bash scripts/gpu.sh buglist [refile|old]     a campaign filed and run outside fmin; the corpus refiled; an old fmin's campaign
 #   bash scripts/gpu.sh outside CORPUS FILE      every filed repro.min.py of CORPUS run outside fmin, a line each into FILE
 #   bash scripts/gpu.sh ray                      a --jobs 4 campaign and a --ray one of 4 actors (.raydev carried)
@@ -179,6 +180,47 @@ cmd_seeded() {
     echo "== $c" >> "$OUT/outside.txt"
     DEADLINE=${DEADLINE:-540} outside "$W/$c" "$OUT/outside.txt"
   done
+  echo "done at ${SECONDS}s" >> "$OUT/versions.txt"
+  cat "$OUT/versions.txt" "$OUT/compare.txt"
+}
+
+# ---------------------------------------------------------------- feedback
+# Three campaigns of FMIN_T seconds each (>= 240 for the comparison), concurrently, at the
+#   same --jobs: generative; seeded over SEEDS without feedback; seeded over SEEDS with --feedback
+#   (docs/fuzz.md "Feedback"). Then scripts/compare_feedback.py: programs, decision signatures and
+#   features covered, new buckets and root causes per campaign, what only each found. Knobs: FMIN_T
+#   (240), JOBS (5 each: three campaigns on 16 cores), SEEDS (corpus/*.py corpus/seeds, or an
+#   nvFuser checkout folder carried along), SEED (2031), MT (20), MB (60), BACKEND (nvfuser), DEVICE
+#   (cuda). CPU stand-in: NVF=none BACKEND=inductor DEVICE=cpu FMIN_T=20 JOBS=1. Leaves under $OUT:
+#   versions.txt, {generative,seeded,feedback}.txt and .json, compare.txt, corpora.tgz.
+cmd_feedback() {
+  activate "$OUT/versions.txt"
+  set -uo pipefail
+  local W=/tmp/fmin-h200/feedback T=${FMIN_T:-240} MB=${MB:-60} c
+  local -a pids=()
+  rm -rf "$W" && mkdir -p "$W"
+  # shellcheck disable=SC2206
+  local seeds=(${SEEDS:-corpus/*.py corpus/seeds})
+  local common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOBS:-5}" --time "$T"
+                --seed "${SEED:-2031}" --timeout 120 --minimize-time "${MT:-20}" --minimize-budget "$MB"
+                --fail-on never -q)
+  for c in generative seeded feedback; do
+    local extra=()
+    [ "$c" != generative ] && extra=(--seeds "${seeds[@]}")
+    [ "$c" = feedback ] && extra+=(--feedback)
+    timeout $((T + MB + 150)) python3 -m minimizer fuzz "${common[@]}" "${extra[@]}" --corpus "$W/$c" \
+        --summary "$OUT/$c.json" > "$OUT/$c.txt" 2>&1 &
+    pids+=($!)
+  done
+  local i=0
+  for c in generative seeded feedback; do
+    wait "${pids[$i]}"; echo "$c campaign exit status $?" >> "$OUT/$c.txt"
+    i=$((i + 1))
+  done
+  echo "campaigns done at ${SECONDS}s" >> "$OUT/versions.txt"
+  tar czf "$OUT/corpora.tgz" -C "$W" generative seeded feedback
+  python3 scripts/compare_feedback.py "generative=$OUT/generative.json:$W/generative" \
+      "seeded=$OUT/seeded.json:$W/seeded" "feedback=$OUT/feedback.json:$W/feedback" > "$OUT/compare.txt" 2>&1
   echo "done at ${SECONDS}s" >> "$OUT/versions.txt"
   cat "$OUT/versions.txt" "$OUT/compare.txt"
 }
@@ -619,7 +661,7 @@ usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 sub=${1:-}
 [ $# -gt 0 ] && shift
 case "$sub" in
-  probes|throughput|outside|seeded|buglist|ray|acceptance|session|triage) "cmd_$sub" "$@" ;;
+  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage) "cmd_$sub" "$@" ;;
   trim-check) cmd_trim_check "$@" ;;
   *) usage ;;
 esac

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .. import plugins
+from . import decisions
 from .signature import generic_classify
 
 #: the launcher's last line on stdout (``backends/launch.py``): ``fmin-launch: {outcome JSON}``
@@ -254,6 +255,13 @@ class Backend:
 
     def analyze_log(self, result: dict, log: str) -> None:
         """Read what the run printed (file descriptors 1 and 2) into ``result``."""
+
+    def decision_features(self, result: dict, log: str) -> list[str]:
+        """What the compiler decided on this run, as features (``decisions``): by default those
+        every result has (status, schedulers, segment count, boundaries, outputs); a backend
+        whose log says more (nvFuser's rejected merges) adds it. Called in the worker after
+        ``analyze_log``, from what it already read: no extra run."""
+        return decisions.generic(result)
 
 
 _REGISTRY: dict[str, Backend] = {}

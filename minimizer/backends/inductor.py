@@ -30,6 +30,7 @@ from ..segments import Edge, Segment, SegmentGraph
 from ..model import Ref
 from . import reference
 from .base import Backend, RunOptions, cuda_usable, register
+from .decisions import count_bucket
 from .runner import generic_classify, run_with_modules
 
 _last: dict = {}
@@ -354,6 +355,11 @@ class Inductor(Backend):
         except Exception:
             pass
         return info
+
+    def decision_features(self, result: dict, log: str) -> list[str]:
+        """Also how many library (extern) kernels the graph calls, bucketed."""
+        extern = (result.get("environment") or {}).get("extern_kernels")
+        return super().decision_features(result, log) + ([f"extern:{count_bucket(extern)}"] if extern else [])
 
     def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
         if not self._modules:

@@ -14,8 +14,10 @@ import re
 import sys
 from typing import Callable
 
+from . import decisions
 from .base import SPLITS_DIFFER, Backend, RunOptions, cuda_usable, register
 from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, parse_error, refresh_signature,
+                          rejected_merges,
                           segment_graph_from_dump, segments_from_dump)
 from .nvfuser_rootcause import particulars, rootcause
 from .runner import run_with_modules
@@ -252,6 +254,17 @@ class NvFuser(Backend):
                 pass
         return run_with_modules(text, path, {}, self._classes, device, options, values_path,
                                 lambda e: classify(e, lambda: script_inputs(text, path)))
+
+    def decision_features(self, result: dict, log: str) -> list[str]:
+        """Also every merge the segmenter rejected, with each scheduler's reason
+        (``segmenter_logging``, masked; generic "not this kind of fusion" reasons left out), not
+        only the boundary reasons the graph keeps: a mutant that makes the segmenter refuse a
+        merge for a reason never seen took a new path through it."""
+        feats = {f for f in super().decision_features(result, log) if not f.startswith("reject:")}
+        for _, reasons in rejected_merges(log):
+            feats |= {f"reject:{sched}:{decisions.norm(why)}" if sched else "reject:segment_set"
+                      for sched, why in reasons.items()}
+        return sorted(feats)
 
     def analyze_log(self, result: dict, log: str) -> None:
         groups = segments_from_dump(log)

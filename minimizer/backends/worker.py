@@ -63,12 +63,18 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
     result["max_rss"] = _max_rss()
     if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda"):
         result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
+    log = ""
     if capture != os.devnull:
         try:
             with open(capture, errors="replace") as f:
-                backend.analyze_log(result, f.read())
+                log = f.read()
+            backend.analyze_log(result, log)
         except OSError:
             pass
+    try:   # the decisions are a view of the run: never let them fail it
+        result["decisions"] = backend.decision_features(result, log)
+    except Exception:
+        pass
     result["id"] = req.get("id")
     result.setdefault("environment", {}).update(env_info)
     return result

@@ -30,7 +30,7 @@ from ..oracle.pool import Pools, start_workers
 from ..oracle.runners import Runner
 from ..progress import ProgressLine
 from ..program import to_source
-from . import generate, seeded
+from . import feedback, generate, seedqueue, seeded
 from ..oracle.session import Candidate, Session, Verdict, chain
 from . import buglist
 from .standalone import local_paths
@@ -62,6 +62,7 @@ class CampaignOptions:
     seeds: tuple[str, ...] = ()   # --seeds: mutate these folders' fusions instead of generating (``seeded``)
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``findings.Progress``)
+    feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
 
 
 @dataclass
@@ -102,6 +103,9 @@ class Summary:
     seed_seconds: Counter = field(default_factory=Counter)  # seed file -> slot seconds judging its programs
     large_seeds: Phases = field(default_factory=Phases)     # programs of seeds over budget: "trimmed", "as written"
     interrupted: bool = False                               # stopped by Ctrl-C or SIGTERM: the figures so far
+    decisions: feedback.Coverage = field(default_factory=feedback.Coverage)   # decision features covered
+    queue: list = field(default_factory=list)               # --feedback: the queue's entries (``Entry.to_json``)
+    derived: int = 0                                        # --feedback: programs derived from queue entries
 
     @property
     def per_second(self) -> float:
@@ -129,6 +133,9 @@ class Summary:
                 "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
                 "startup_seconds": round(self.startup_seconds, 1),
                 "phases": self.phases.to_json(),
+                "decision_coverage": self.decisions.to_json(),
+                **({"feedback": {"queue": self.queue, "derived_programs": self.derived}} if self.queue or self.derived
+                   else {}),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"interrupted": True} if self.interrupted else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {}),
@@ -304,6 +311,9 @@ class _Campaign:
         self.session: Session | None = None   # the funnel, once the runner is there (``generate_and_judge``)
         self.submitted = 0
         self.new_keys: list[tuple[str, dict]] = []
+        self.queue = seedqueue.Queue() if opt.feedback and opt.seeds else None
+        self.window: deque = deque()   # the programs in flight (``generate_and_judge``)
+        self.chunks_taken = 0          # chunk markers taken: the position of the chunk being taken
 
     def close(self) -> None:
         if self.progress:
@@ -329,14 +339,17 @@ class _Campaign:
         (nor judged before a resume), within ``max_examples``; ``("chunk", k)`` once every
         program of chunk ``k`` has been handed out. Generated chunk by chunk, as the caller asks."""
         done = self.progress.chunks if self.progress else set()
+        position = 0   # chunks generated so far (the feedback queue's clock)
         for k in _chunks(self.opt):
             if self.out_of_time() or self.left() == 0:
                 return
             if k in done:
                 continue
+            position += 1
+            if self.queue is not None and not self.settle(position - self.queue.lag):
+                return   # out of time while taking the results the queue needs
             try:
-                with self.s.phases.timed("driver generate"):
-                    examples = program_chunk(self.opt, k)
+                examples = self.chunk(k, position - 1)
             except Exception as err:   # the generator's own bug: a finding of fmin's, not the end
                 self.record(generator_finding(err, self.opt.seed, k),
                             f"# chunk {k} of seed {self.opt.seed} could not be generated\n",
@@ -359,6 +372,21 @@ class _Campaign:
                 yield e, text
             yield "chunk", k
 
+    def chunk(self, k: int, position: int) -> list:
+        """Chunk ``k``'s examples; with a feedback queue, some derived from its entries (those of
+        the chunks up to ``position - lag``, taken before: ``settle``)."""
+        with self.s.phases.timed("driver generate"):
+            examples = program_chunk(self.opt, k)
+            return examples if self.queue is None else self.queue.mix(examples, position)
+
+    def settle(self, chunks: int) -> bool:
+        """Results taken (in example order) until ``chunks`` chunks are taken whole; False once
+        the time is up."""
+        while self.chunks_taken < chunks and self.window:
+            if not self.take_next(self.window):
+                return False
+        return True
+
     def generate_and_judge(self, runner) -> None:
         """Programs handed to ``runner`` through the campaign's ``Session`` (a text judged once)
         as they are generated, up to ``runner.window`` ahead; results taken in example order
@@ -368,7 +396,9 @@ class _Campaign:
                                                       lambda j: Verdict(bool(j.findings), outcome=j.outcome, detail=j)))
         if self.progress:
             self.session.known |= self.progress.seen
-        window: deque = deque()
+        if self.queue is not None:
+            self.queue.lag = seedqueue.lag_for(runner.window)
+        window = self.window
         t_first = None
         try:
             for item in self.programs():
@@ -425,6 +455,7 @@ class _Campaign:
     def take(self, item, fut) -> None:
         """One item of the window: a judged program counted and recorded, or a chunk finished."""
         if fut is None:
+            self.chunks_taken += 1
             if self.progress:
                 self.progress.chunk_done(item[1])
             return
@@ -455,9 +486,23 @@ class _Campaign:
             s.seed_seconds[e.seed_file] += took
             if getattr(e, "large", False):
                 s.large_seeds.add("trimmed" if seeded.TRIM in e.mutations else "as written", took)
+        self.learn(e, j)
         for f in seeded.findings_of(e, j, self.opt.ctx.backend):
+            if isinstance(e, seedqueue.DerivedExample):
+                f.marks = {**f.marks, "ancestry": e.ancestry()}
             if self.record(f, text, e.id, j.outcome.environment):
                 self.new_keys.append((f.key, f.flags))
+
+    def learn(self, e, j) -> None:
+        """The program's decisions into the campaign's coverage; with a queue, a program that ran
+        and showed a new feature joins it (``seedqueue``)."""
+        new = self.s.decisions.add(j.outcome.decisions)
+        if isinstance(e, seedqueue.DerivedExample):
+            self.s.derived += 1
+        if self.queue is not None and new and j.outcome.ok:
+            entry = self.queue.admit(e, len(new), self.chunks_taken)
+            if entry is not None:
+                self.s.queue.append(entry.to_json())
 
     def record(self, f, text: str, example_id: str, environment) -> bool:
         """A finding into its bucket, counted as new or known; True when it opened the bucket."""
@@ -771,6 +816,7 @@ def summary_lines(s: Summary) -> list[str]:
             ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
             ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
             ("buckets minimized", str(len(s.minimized))),
+            ("decisions covered", s.decisions.words()),
             ("slots / workers started", f"{s.slots} / " + (", ".join(f"{k} {v}" for k, v in s.workers_started().items())
                                                           or "-")),
             ("where the time went", phase_line(s.phases, s.programs) or "-")]
@@ -781,6 +827,8 @@ def summary_lines(s: Summary) -> list[str]:
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
     rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
+    if s.queue or s.derived:
+        rows.append(("feedback queue", f"{len(s.queue)} entries; {s.derived} programs derived from them"))
     filed = buglist.standalone_tally([n.bucket for n in s.new])
     if filed:
         rows.append(("new buckets run standalone", filed))

@@ -95,8 +95,9 @@ def parse_id(example_id: str) -> tuple[int, int, int]:
 
 
 def example_seed(example_id: str) -> int:
-    """A seed of one example's own (the metamorphic oracle's permutation is drawn from it)."""
-    s, c, i = parse_id(example_id)
+    """A seed of one example's own (the metamorphic oracle's permutation is drawn from it); a
+    feedback-derived example (``seedqueue``: ``PARENT+SEED.CHUNK.INDEX``) has its last link's."""
+    s, c, i = parse_id(example_id.rsplit("+", 1)[-1])
     return chunk_seed(s, c) + i
 
 

@@ -194,7 +194,7 @@ class StandaloneRun:
 
 #: fields written only when set (an older corpus may not have them), in the order written
 _OPTIONAL = ("dtypes", "ranks", "seeds", "old_keys", "layout_dependent", "order_dependent", "segment_graphs", "where",
-             "particulars", "undefined")
+             "particulars", "undefined", "ancestry")
 #: fields that are records of their own
 _NESTED = {"reduction": Reduction, "unvaried_reduction": Reduction, "recheck": Recheck, "stale": Stale,
            "recurred": Recurred, "attachment": AttachmentRecord, "standalone": StandaloneRun}
@@ -204,7 +204,9 @@ _ALWAYS = ("id", "kind", "owner", "key", "words", "flags", "backend", "first_exa
 #: what a bucket counts over its examples (``keys.traits``, a seeded example's seed file)
 TRAITS = ("dtypes", "ranks", "seeds")
 #: marks a finding puts on its bucket (``oracles.Finding.marks``)
-MARKS = ("layout_dependent", "order_dependent", "segment_graphs")
+MARKS = ("layout_dependent", "order_dependent", "segment_graphs", "ancestry")
+#: marks of the example that opened the bucket: a later example's does not replace them
+FIRST_MARKS = ("ancestry",)
 
 
 @dataclass
@@ -236,6 +238,10 @@ class Bucket:
                                              # ``oracle.rootcause.particulars``), joined over its examples
     undefined: list | None = None            # value rules (``program.validity``) the reference run of its
                                              # script broke, as ``--recheck`` saw them: not a valid program
+    #: how the program that opened it was made, where a feedback queue made it
+    #: (``seedqueue.DerivedExample.ancestry``): ``{"seed_file", "chain": [{"id", "mutations"}, ...]}``;
+    #: ``fmin fuzz --replay <first_example> --seeds ...`` rebuilds it from the id alone
+    ancestry: dict | None = None
     reduction: Reduction | None = None
     unvaried_reduction: Reduction | None = None   # an order/layout bucket's reduction before it became a failure
     recheck: Recheck | None = None
@@ -267,6 +273,8 @@ class Bucket:
     def mark(self, marks: dict) -> None:
         """A finding's marks (``MARKS``) onto the bucket; one this fmin does not know goes to ``extra``."""
         for name, value in marks.items():
+            if name in FIRST_MARKS and (self.count or getattr(self, name) is not None):
+                continue   # only the opening example's (marked before it is counted)
             if name in MARKS:
                 setattr(self, name, value)
             else:

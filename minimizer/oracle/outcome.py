@@ -36,6 +36,9 @@ class Outcome:
     #: the value rules of ``program.validity`` the run broke (the reference watches them), as
     #: ``Violation.to_json``: such a program has no single right result
     undefined: list[dict] | None = None
+    #: what the compiler decided on this run (``backends.decisions``: schedulers, segment count,
+    #: rejected merges, error class), for the fuzzer's coverage and feedback
+    decisions: list[str] | None = None
 
     @property
     def ok(self) -> bool:
