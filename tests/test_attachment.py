@@ -68,8 +68,14 @@ def _same(a, b) -> bool:
 
 def _programs():
     for path in sorted(glob.glob(os.path.join(FINDINGS, "*", "repro.min.py"))):
+        reduced = os.path.join(os.path.dirname(path), "reduced.py")
         with open(path, encoding="utf-8") as f:
-            yield os.path.relpath(path, ROOT), parse(f.read(), path)
+            text = f.read()
+        if "\nVERSIONS = []" in text and os.path.exists(reduced):   # a segmentation attachment: two programs
+            path = reduced
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        yield os.path.relpath(path, ROOT), parse(text, path)
     for e in generate.chunk(2026, 0, frontend="nvfuser_direct"):
         yield e.id, e.program
 

@@ -226,7 +226,8 @@ class _Run:
             before=base.first, after=after,
             oracle_calls=self.calls_before + result.tests, calls_before_resume=self.calls_before,
             cache_hits=result.cache_hits, seconds=result.seconds,
-            interrupted=result.interrupted, passes=stats_table(result.stats), also_interesting=result.also_interesting,
+            interrupted=result.interrupted, passes=stats_table(result.stats),
+            also_interesting=[os.path.relpath(p, self.out_dir) for p in result.also_interesting],   # beside the report
             replays={"original": f"{base.held}/{len(base.replays)}",
                      **({"minimized": f"{sum(v.holds for v in finals)}/{len(finals)}"} if finals else {}),
                      **({"resumed": True} if self.resumed else {})},

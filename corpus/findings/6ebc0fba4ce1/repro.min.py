@@ -4,9 +4,11 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket 6ebc0fba4ce1: swapping the two innermost dims in memory of tv0, tv2, tv3, tv4 gives error `nvfuser input-mismatch: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?_g_int64_t[iS?{i?}, iS?{i?}]'s stride mismatch with contiguity info. allocation domain: iS?{i?}, iS?{i?
-# run it: python repro.min.py, with the environment above
-# running it shows: error `nvfuser input-mismatch: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?_g_int64_t[iS?{i?}, iS?{i?}]'s stride mismatch with contiguity info. allocation domain: iS?{i?}, iS?{i?}: sizes: [N, N]: strides: [N, N]; contiguity: t, t; dim: N`
+# finding: failure (nvfuser), bucket 6ebc0fba4ce1: nvfuser error nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch
 from nvfuser_direct import FusionDefinition, DataType
 def nvfuser_fusion(fd : FusionDefinition) -> None :

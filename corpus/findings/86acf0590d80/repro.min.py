@@ -4,9 +4,11 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket 86acf0590d80: nvfuser error: nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes iS?{i?} and bS?{N ex N} do not match for self replay.
-# run it: python repro.min.py, with the environment above
-# running it shows: error `nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes iS?{i?} and bS?{N ex N} do not match for self replay.`
+# finding: failure (nvfuser), bucket 86acf0590d80: nvfuser error nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes ID and ID do not match for self replay.
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser internal-assert: transform_replay.cpp:selfReplay: RuntimeError: Axes ID and ID do not match for self replay.`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch
 from nvfuser_direct import FusionDefinition, DataType
 

@@ -4,11 +4,37 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: layout-dependent (nvfuser), bucket 9a1650f33ee7: swapping the two innermost dims in memory of T0 gives 3 kernels [greedy, pointwise×2] + 1 expr_eval; greedy → pointwise (T11 __half[11, 6, 7]) instead of 2 kernels [greedy, pointwise] + 2 expr_eval: the boundary greedy → pointwise (T11 __half[11, 6, 7]) appears
-# run it: python repro.min.py, with the environment above
-# as filed: the inputs in the layout that fails: the two innermost dims of T0 swapped in memory; the other one (1 kernel [greedy] + 1 expr_eval) is in report.md
-# running it shows: 2 kernels [greedy, pointwise]; greedy → pointwise (T3 __half[2, 6, 2])
-import torch
+# finding: layout-dependent (nvfuser), bucket 9a1650f33ee7: nvfuser layout-dependent segmentation changes (expr_eval, pointwise)
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# as filed: both: as reduced, and the two innermost dims of T0 swapped in memory; the other one (1 kernel [greedy] + 1 expr_eval) is in report.md
+# running it shows: AssertionError: the segmentation differs ...
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
+import os
+import re
+import subprocess
+import sys
+
+VERSIONS = []
+VERSIONS.append(('as reduced', '''import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[2, 6, 2], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
+    T1 = fd.ops.cumprod(T0, dim=1)
+    T3 = fd.ops.set(T1)
+    fd.add_output(T3)
+    fd.add_output(T1)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
+inputs = [
+    torch.testing.make_tensor((2, 6, 2), dtype=torch.float16, device='cuda'),
+]
+fd.execute(inputs)
+'''))
+VERSIONS.append(('the two innermost dims of T0 swapped in memory', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
 
 def nvfuser_fusion(fd : FusionDefinition) -> None :
@@ -25,3 +51,24 @@ inputs = [
     torch.randn(24, dtype=torch.float16, device='cuda').as_strided((2, 6, 2), (12, 1, 6)),
 ]
 fd.execute(inputs)
+'''))
+
+
+def segmentation(what, text):
+    """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
+    env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
+    run = subprocess.run([sys.executable, "-c", text], env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{what} failed:\n{run.stderr[-3000:]}")
+    end = run.stdout.rfind("} //Segmented_Fusion")
+    block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
+    details = block.split("group details:")[-1]
+    return block, sorted(m or "none" for m in re.findall(r"^\s*g\{(?:\((\w+)\))?\s*$", details, re.M))
+
+
+found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
+for what, block, groups in found:
+    print(f"==== {what}: {len(groups)} segments {groups}\n{block or '(no segmented fusion: one kernel)'}\n")
+if len({tuple(groups) for _, _, groups in found}) > 1:
+    raise AssertionError("the segmentation differs: " + "; ".join(f"{what} gives {len(g)} segments {g}"
+                                                                for what, _, g in found))

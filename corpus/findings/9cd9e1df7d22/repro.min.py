@@ -1,3 +1,14 @@
+# Minimized by fmin 0.1.0
+# property: the same failure (error `nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: RuntimeError: Inconsistent setting of initialization value for t?. Prev: N, New: N`)
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion
+# finding: failure (nvfuser), bucket 9cd9e1df7d22: nvfuser error nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: RuntimeError: Inconsistent setting of initialization value for t?. Prev: N, New: N
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: RuntimeError: Inconsistent setting of initialization value for t?. Prev: N, New: N`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch
 from nvfuser_direct import FusionDefinition, DataType
 
@@ -10,6 +21,7 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
 
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((14,), dtype=torch.float32, device='cuda'),
 ]

@@ -4,9 +4,11 @@
 # torch version: 2.11.0+cu130
 # nvfuser_direct version: 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket ca0a49b883ff: nvfuser error: nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: __tmp_nvfuser_*.cu(N): error: no instance of overloaded function "nvf::frac" matches the argument list
-# run it: python repro.min.py, with the environment above
-# running it shows: error `nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: __tmp_nvfuser_*.cu(N): error: no instance of overloaded function "nvf::frac" matches the argument list`
+# finding: failure (nvfuser), bucket ca0a49b883ff: nvfuser error nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: a Half/BFloat16 operand reaches a function or operator without a reduced-precision overload
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: a Half/BFloat16 operand reaches a function or operator without a reduced-precision overload`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch
 from nvfuser_direct import FusionDefinition, DataType
 

@@ -1,3 +1,14 @@
+# Minimized by fmin 0.1.0
+# property: the same failure (error `nvfuser internal-assert: scheduler/greedy.cpp:partitionFusion: RuntimeError: Fail to group the following tensors: T?`)
+# confirmed on: NVIDIA H200 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion
+# finding: failure (nvfuser), bucket e74da05b4593: nvfuser error nvfuser internal-assert: scheduler/greedy.cpp:partitionFusion: RuntimeError: Fail to group the following tensors: T?
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser internal-assert: scheduler/greedy.cpp:partitionFusion: RuntimeError: Fail to group the following tensors: T?`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch
 from nvfuser_direct import FusionDefinition, DataType
 
@@ -10,6 +21,7 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
 
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.randint(0, 10, (8,), dtype=torch.int64, device='cuda').as_strided((1, 8), (1, 1)),
     torch.testing.make_tensor((1, 1, 5), dtype=torch.float16, device='cuda'),
