@@ -246,7 +246,8 @@ cmd_buglist() {
     campaign) buglist_campaign ;;
     refile) buglist_refile ;;
     old) buglist_old ;;
-    *) echo "usage: gpu.sh buglist [refile|old]" >&2; exit 2 ;;
+    some) buglist_some ;;
+    *) echo "usage: gpu.sh buglist [refile|old|some]" >&2; exit 2 ;;
   esac
 }
 
@@ -284,6 +285,31 @@ buglist_refile() {
   cp "$W/findings/report.md" "$OUT/" 2>/dev/null
   tar czf "$OUT/findings.tgz" -C "$W" findings
   cat "$OUT/versions.txt" "$OUT/rekey.txt" "$OUT/minimize.txt" "$OUT/recheck.txt"
+}
+
+# some: the buckets BUCKETS names (ids of corpus/findings), copied into a corpus of their own: its
+#   unminimized nvFuser buckets minimized and filed, each then rechecked on nvFuser (and the
+#   Inductor ones on Triton, DEVICE cuda), and every repro.min.py run outside fmin; leaves
+#   $OUT/some.tgz (the sub-corpus: copy its buckets over corpus/findings, then `fmin merge-findings
+#   --into corpus/findings` rewrites the bug list). Knobs: JOBS (4), MT (120), MB (240), DEADLINE (540).
+buglist_some() {
+  activate "$OUT/versions.txt"
+  set -uo pipefail
+  local W=/tmp/fmin-h200/some J=${JOBS:-4} b
+  rm -rf "$W" && mkdir -p "$W/findings"
+  for b in ${BUCKETS:?BUCKETS: the bucket ids to refile}; do cp -r "corpus/findings/$b" "$W/findings/"; done
+  timeout $((${MB:-240} + 120)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "$J" --timeout 120 \
+      --max-examples 0 --minimize-time "${MT:-120}" --minimize-budget "${MB:-240}" --corpus "$W/findings" \
+      --summary "$OUT/minimize.json" > "$OUT/minimize.txt" 2>&1
+  echo "minimize exit status $? at ${SECONDS}s" >> "$OUT/minimize.txt"
+  for backend in nvfuser inductor; do
+    timeout $(( ${DEADLINE:-540} - 60 - SECONDS )) python3 -m minimizer fuzz --recheck --backend $backend --device cuda \
+        --jobs "$J" --timeout 120 --corpus "$W/findings" -q >> "$OUT/recheck.txt" 2>&1
+    echo "recheck $backend exit status $? at ${SECONDS}s" >> "$OUT/recheck.txt"
+  done
+  DEADLINE=${DEADLINE:-540} outside "$W/findings" "$OUT/outside.txt"
+  tar czf "$OUT/some.tgz" -C "$W" findings
+  cat "$OUT/minimize.txt" "$OUT/recheck.txt" | grep -v '^|' | tail -20
 }
 
 buglist_old() {

@@ -121,11 +121,30 @@ def test_the_bug_list_has_a_section_per_class_and_counts_bugs_only(tmp_path):
         shutil.copytree(os.path.join(DATA, b), root / b)
     shutil.copytree(os.path.join(FROZEN, "8866bfb41c9c"), root / "8866bfb41c9c")
     md = buglist.render(str(root), violations=_aliased_twice)
-    assert md.split("\n")[2].startswith("2 bugs of the compilers under test")
-    bugs = {line.split(" | ")[0].strip("| ") for line in md.split("## Bugs (2)")[1].split("\n## ")[0].splitlines()
+    assert md.split("\n")[2].startswith("3 bugs of the compilers under test")
+    bugs = {line.split(" | ")[0].strip("| ") for line in md.split("## Bugs (3)")[1].split("\n## ")[0].splitlines()
             if line.startswith("| ") and not line.startswith("| bucket")}
-    assert bugs == {"86acf0590d80", "654fc7bb8aa3"}    # the shift is no rule of this test's stand-in
+    assert bugs == {"86acf0590d80", "654fc7bb8aa3", "4c5bf5236ba2"}    # the shift is no rule of this test's stand-in
     checks = md.split("## Missing checks (1)")[1].split("\n## ")[0]
     (row,) = [line for line in checks.splitlines() if line.startswith("| alias-twice")]
     assert "687832e6d588" in row and "c89c43396eca" in row and "mismatch (values) ×2" in row   # one row per rule
-    assert "## Segmentation differences (1)" in md and "## By design (2)" in md and "## Stale (1)" in md
+    assert "## Segmentation differences (1)" in md and "## By design (4)" in md and "## Stale (1)" in md
+    assert "## fmin's own (1)" in md
+
+
+def test_a_program_refused_while_it_is_defined_is_no_bug():
+    """A seeded campaign on the GPU (H100, nvfuser_direct 0.2.36) filed nvFuser's own checks of a
+    definition as bugs: ``add_output`` of a scalar ("Non-TensorView outputs are not supported at
+    this point", f0ab62598954) and ``linear`` with K broadcast in one operand only ("K should be
+    broadcast in both inputs and weights, or neither", 4598fd85ccea) are refusals that say so, by
+    design; ``add_output`` of a shape vector (d75eb7eb0dd7) is a TypeError of the frontend's
+    binding: the mutation's error, fmin's own. A check that fails at definition without saying the
+    case is unsupported stays a bug: 4c5bf5236ba2, ``cummin`` of welford's count, whose Index dtype
+    nvFuser's own ``getMaximumValue`` does not handle."""
+    for b, cls in (("f0ab62598954", "by-design"), ("4598fd85ccea", "by-design"), ("d75eb7eb0dd7", "fmin"),
+                   ("4c5bf5236ba2", "bug")):
+        meta, script, outcome = _bucket(b)
+        assert outcome["where"] == "definition", b
+        assert classes.decide(meta, script, outcome, violations=None).cls == cls, b
+    meta, script, outcome = _bucket("86acf0590d80")   # an internal assert while executing: a bug
+    assert classes.refusal(meta, outcome) is None

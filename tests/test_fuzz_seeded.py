@@ -484,6 +484,7 @@ def test_a_non_contiguous_fp8_input_is_drawn_in_float_and_rounded():
     ("scale", True),        # a Half scale: torch's "Invalid scaling configuration"
     ("row_major_b", True),  # the second operand row-major: cuBLAS takes row-major @ column-major only
     ("k", True),            # K not a multiple of 16
+    ("expanded_a", True),   # the first operand's rows one row (stride 0): torch's "self must be row_major"
 ])
 def test_the_static_check_refuses_scaled_mm_operands_torch_refuses(change, refused):
     from minimizer.program import parse
@@ -499,6 +500,13 @@ def test_the_static_check_refuses_scaled_mm_operands_torch_refuses(change, refus
         src = src.replace("dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[0, 1]",
                           "dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[1, 0]")
         src = src.replace(".as_strided((64, 48), (1, 64))", ".as_strided((64, 48), (48, 1))")
+    elif change == "expanded_a":   # e46106519102, a seeded campaign's mutant, refused by torch on the GPU
+        src = src.replace("torch.testing.make_tensor((32, 64), dtype=torch.float8_e4m3fn",
+                          "torch.testing.make_tensor((1, 64), dtype=torch.float8_e4m3fn")
+        src = src.replace("torch.testing.make_tensor((1, 64), dtype=torch.float8_e4m3fn, device='cuda:0')",
+                          "torch.testing.make_tensor((1, 64), dtype=torch.float8_e4m3fn, device='cuda:0').expand(32, 64)")
+        src = src.replace("T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True]",
+                          "T0 = fd.define_tensor(shape=[-1, -1], contiguity=[None, True]")
     elif change == "k":
         src = src.replace("make_tensor((32, 64)", "make_tensor((32, 40)").replace(
             "as_strided((64, 48), (1, 64))", "as_strided((40, 48), (1, 40))")

@@ -75,7 +75,7 @@ def test_a_printed_values_type_is_not_the_key(tmp_path):
     assert len({finding(b).key for b in pair}) == 2
     keys = {rootcause(read(b, "outcome.json")) for b in pair}
     assert keys == {"nvfuser internal-assert: device_lower/analysis/predicate_elimination.cpp:setReductionInitValue: "
-                    "RuntimeError: Inconsistent setting of initialization value for t?. Prev: N, New: N"}
+                    "RuntimeError: Inconsistent setting of initialization value for V. Prev: N, New: N"}
     root = corpus(tmp_path, *pair)
     rekey(root)
     assert len(buckets(root)) == 1
@@ -248,3 +248,12 @@ def test_an_expanded_extent_mismatch_on_an_intermediate_stays_nvfusers(b):
     o = read(b, "outcome.json")
     program = parse(read(b, "original.py"))
     assert failure_owner("nvfuser", o, program) == "nvfuser"
+
+
+def test_a_scalars_dtype_letter_is_not_the_key():
+    """A seeded campaign on the GPU filed one refusal twice: ``add_output`` of an Int scalar and
+    of a Double one (f0ab62598954, 92d15f4f8021) print the scalar as ``i?`` and ``d?``."""
+    from minimizer.backends.nvfuser_rootcause import rootcause
+    sigs = [f"nvfuser user-check: fusion.cpp:addOutputInternal: RuntimeError: Non-TensorView outputs are not "
+            f"supported at this point: {v}?" for v in "idb"]
+    assert len({rootcause(s) for s in sigs}) == 1

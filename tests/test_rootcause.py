@@ -122,7 +122,7 @@ def test_the_reduced_precision_nvrtc_family_is_one_cause_with_its_functions_list
 def test_template_of_real_lines():
     line = lambda b: parse_error(*json.load(open(os.path.join(DATA, b, "outcome.json")))["message"].split(": ", 1)).message
     from minimizer.backends.signature import mask
-    assert template(mask(line("55443618191a"))) == "Inconsistent setting of initialization value for t?. Prev: N, New: N"
+    assert template(mask(line("55443618191a"))) == "Inconsistent setting of initialization value for V. Prev: N, New: N"
     assert template(mask(line("d991b69b4f4e"))) == template(mask(line("7cfdedb69137"))) == \
         "Fail to group the following tensors: T?"
     assert template(mask(line("d58223e48047"))).startswith("Inconsistent parallelization found between T? (T?) and "

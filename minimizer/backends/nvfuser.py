@@ -40,9 +40,19 @@ def classify(error: BaseException, inputs: Callable[[], FusionInputs | None] = l
     if isinstance(error, TypeError):
         kind = "definition"
     return {"error_kind": kind, "signature": e.signature,
-            "message": f"{type(error).__name__}: {text}"[:6000],
+            "message": f"{type(error).__name__}: {kept_text(text)}"[:6000],
             "nvfuser_error": {"kind": e.kind, "file": e.file, "func": e.func, "line": e.line}}
     # whether the CUDA context survived is checked by the worker after any failed run
+
+
+def kept_text(text: str) -> str:
+    """The error text an outcome keeps: a compile error without the generated kernel's source
+    printed between the assert and the NVRTC log (thousands of lines, which would push the log's
+    error lines and their operand types past what a message keeps, and the root cause with them)."""
+    i, j = text.find("// Codegen generated code"), text.find("CUDA NVRTC compile error")
+    if 0 <= i < j:
+        return text[:i] + "// (the generated kernel's source, left out)\n" + text[j:]
+    return text
 
 
 class _Lazy:

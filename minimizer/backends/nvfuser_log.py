@@ -544,6 +544,9 @@ def refresh_signature(sig: str, message: str | None = None, inputs: FusionInputs
     return kernel_neutral(head + mask(msg) + msg[len(msg.rstrip()):])
 
 
+_NVRTC_ERROR_LINE = re.compile(r"\berror\b")
+
+
 def _compile_message(text: str) -> str:
     """``CUDA NVRTC compile error:`` plus the first ``error`` line of the NVRTC log (the generated
     kernel source printed before it is skipped), the kernel's file name made neutral."""
@@ -551,11 +554,11 @@ def _compile_message(text: str) -> str:
     if i < 0:
         return kernel_neutral(first_line(text[text.find("NVRTC error"):]))
     log = text[i:].splitlines()
-    head = log[0].strip()
-    if head.split(":", 1)[-1].strip():  # the log starts on the marker's line
-        return kernel_neutral(head)
-    first = next((ln.strip() for ln in log[1:] if "error" in ln), "")
-    return kernel_neutral(f"{head} {first}".strip())
+    marker, _, rest = log[0].strip().partition(":")
+    # the first error line of the log (it may start on the marker's line), not a warning before it
+    # (the CUDA headers' own ``warning #47-D: incompatible redefinition of macro`` comes first)
+    first = next((ln.strip() for ln in [rest, *log[1:]] if _NVRTC_ERROR_LINE.search(ln)), rest.strip())
+    return kernel_neutral(f"{marker}: {first}".strip())
 
 
 def _strip_expected(text: str) -> str:

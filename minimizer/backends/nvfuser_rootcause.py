@@ -17,7 +17,7 @@ and turns the message into its template:
   ``double(-inf)``, and the type it is printed in is the fusion's; a dtype name (``__bfloat``,
   ``int64_t``, ``DataType::Float``'s ``Float``, ``nvfuser_index_t``) -> ``D``, except inside
   double quotes (an NVRTC error's function name is the bug: ``"nvf::relu"``);
-* a contiguity list (``t, t, n``) -> ``C``; a parallel-type group (``(blockIdx.x threadIdx.x)``)
+* a scalar's name (``i?``, ``d?``) -> ``V``; a contiguity list (``t, t, n``) -> ``C``; a parallel-type group (``(blockIdx.x threadIdx.x)``)
   -> ``(P)``; an input's position (``in input 0, TensorView``) dropped;
 * a run of the same placeholder (``T?, T?``, ``[N, N, N]``, ``ID ID ID``) -> one.
 
@@ -75,6 +75,9 @@ _OPENERS = re.compile(
 )
 _POSITIONS = re.compile(r"\s*(?:(?:ca_pos|produce_pos|maybe_ca_pos|consumer_pos)\(N\)\s*)+")
 _RUN = re.compile(r"(?<![\w?])(T\?|ID|V|D|C|N)(?:(?:,\s*|\s+)\1(?![\w?]))+")
+#: a scalar Val's masked name (``i?`` an integer, ``d?`` a double, ``b?`` a bool): the letter is
+#: the fusion's dtype, not the bug (``Non-TensorView outputs are not supported at this point: d?``)
+_SCALAR = re.compile(r"(?<![\w?{])[a-z]\?(?![\w?{])")
 
 
 def _close(text: str, i: int, opening: str, closing: str) -> int:
@@ -119,7 +122,7 @@ def template(text: str) -> str:
         else:
             out.append({"value": "N", "dtype": "D", "contiguity": "C", "parallel": "(P)", "position": ""}[kind])
         i = end
-    t = "".join(out)
+    t = _SCALAR.sub("V", "".join(out))
     t = _RUN.sub(r"\1", t)
     t = re.sub(r"([\[(])\s+|\s+([\])])", lambda m: m.group(1) or m.group(2), t)
     return re.sub(r"\s+", " ", t).strip()

@@ -13,7 +13,8 @@ else fmin finds is kept, in a section of its own:
   (``Backend.expected_segmentation``: a reshape without a view is a copy, a transposed input
   takes the transpose scheduler — those go to *by design*);
 * **by design**: a documented semantic difference of the backend from eager torch
-  (``Backend.by_design``), or an expected segmentation;
+  (``Backend.by_design``), an expected segmentation, or a program the compiler refuses with its
+  own check while the fusion is defined (``refusal``: an unsupported case, said so);
 * **debug dump**: a failure its attachment shows only with the backend's debug output on
   (``standalone.dump_only``: nvFuser's ``NVFUSER_DUMP``) — the dump code's own failure, which no
   user without the dump meets;
@@ -68,6 +69,9 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
     broken = invalid(meta, script, outcome, violations)
     if broken is not None:
         return Decision("missing-check", broken[1], broken[0])
+    refused = refusal(meta, outcome)
+    if refused is not None:
+        return refused
     if meta.standalone is not None and meta.standalone.dump_only:
         return Decision("debug-dump", "its attachment fails only with the backend's debug output on")
     backend = _backend(meta)
@@ -78,6 +82,30 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
     dtypes = frozenset(re.findall(r"\bDataType\.(\w+)", script or ""))
     why = backend.by_design(meta.kind, differs(meta) or None, dtypes) if backend else None
     return Decision("by-design", why) if why else Decision("bug")
+
+
+#: what a deliberate refusal says (a check that names the unsupported case or the requirement)
+_SAYS_UNSUPPORTED = re.compile(r"\b(?:not (?:yet )?supported|unsupported|should be|must be|only supports?)\b", re.I)
+
+
+def refusal(meta: Bucket, outcome: dict | None) -> Decision | None:
+    """A failure raised while the fusion was being *defined*, as the backend's check of the
+    definition (``error_kind`` "definition": nvFuser's user checks, not an internal assert): the
+    compiler refuses the program with a message before anything runs — an unsupported case said
+    so (``Non-TensorView outputs are not supported``, ``K should be broadcast in both inputs and
+    weights, or neither``), which is what it should do with it; a check that fails without saying
+    so (an unhandled dtype in a helper) is still a bug. A ``TypeError`` there is the frontend
+    refusing arguments it does not take: the generator's or a mutation's error."""
+    o = outcome or {}
+    if meta.kind != "failure" or o.get("where") != "definition" or o.get("error_kind") != "definition":
+        return None
+    sig = str(o.get("signature") or "")
+    if re.search(r"(?:^|: )TypeError: ", sig):
+        return Decision("fmin", "the program calls the frontend with arguments it does not take")
+    if not _SAYS_UNSUPPORTED.search(sig):   # a check that fails without saying why (``Could not
+        return None                         # generate a max op for ... nvfuser_index_t``) is a bug
+    return Decision("by-design", "refused while the fusion is defined: the compiler's own check of the "
+                                 "definition says the case is not supported, before anything runs")
 
 
 def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations
@@ -116,4 +144,4 @@ def _backend(meta: Bucket):
         return None
 
 
-__all__ = ["CLASSES", "Decision", "decide", "invalid", "is_segmentation", "changed_kinds", "default_violations"]
+__all__ = ["CLASSES", "Decision", "decide", "refusal", "invalid", "is_segmentation", "changed_kinds", "default_violations"]

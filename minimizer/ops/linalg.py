@@ -160,13 +160,17 @@ def _scaled_mm_rules(mat1, mat2, scale1, scale2) -> None:
     static check refuses the programs eager torch would (mutants of an fp8 seed: a scale cast to
     Half, a ``contiguity`` or ``layout`` change of an operand, a shrunk extent would each be filed
     as fmin's own finding otherwise): 2-D fp8 operands, not both e5m2; the first row-major, the
-    second column-major; K and N multiples of 16; one Float scale per operand."""
+    second column-major, neither with an expanded (stride-0) dim; K and N multiples of 16; one
+    Float scale per operand."""
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         raise RuntimeError(f"scaled_mm: expected [M, K] @ [K, N], got {list(mat1.shape)} @ {list(mat2.shape)}")
     if mat1.dtype not in _FP8 or mat2.dtype not in _FP8 or mat1.dtype == mat2.dtype == torch.float8_e5m2:
         raise RuntimeError(f"scaled_mm: operands must be fp8 (not both e5m2), got {mat1.dtype} and {mat2.dtype}")
     if (mat1.shape[0] > 1 and mat1.stride(1) != 1) or (mat2.shape[1] > 1 and mat2.stride(0) != 1):
         raise RuntimeError("scaled_mm: only a row-major first and a column-major second operand are supported")
+    # an expanded (stride-0) row or column is neither: torch says "self must be row_major, got stride (0, 1)"
+    if (mat1.shape[0] > 1 and mat1.stride(0) < mat1.shape[1]) or (mat2.shape[1] > 1 and mat2.stride(1) < mat2.shape[0]):
+        raise RuntimeError("scaled_mm: an operand's rows (first) or columns (second) overlap in memory")
     if mat1.shape[1] % 16 or mat2.shape[1] % 16:
         raise RuntimeError(f"scaled_mm: K and N must be multiples of 16, got {mat1.shape[1]} and {mat2.shape[1]}")
     for sc in (scale1, scale2):

@@ -1,0 +1,28 @@
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 4 --timeout 120 --max-examples 0 --minimize-time 90 --minimize-budget 150 --corpus findings --summary minimize.json
+# property: the same failure (error `nvfuser user-check: ops/utils.cpp:getMinimumValue|getMaximumValue: RuntimeError: Could not generate a min|max op for tensor with type: D`)
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+# finding: failure (nvfuser), bucket 4c5bf5236ba2: nvfuser error nvfuser user-check: ops/utils.cpp:getMinimumValue|getMaximumValue: RuntimeError: Could not generate a min|max op for tensor with type: D
+# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# running it shows: error `nvfuser user-check: ops/utils.cpp:getMinimumValue|getMaximumValue: RuntimeError: Could not generate a min|max op for tensor with type: D`
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, 9], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1, tv2, tv3 = fd.ops.welford(tv0, dims=[0])
+    tv4 = fd.ops.reshape(tv3, new_shape=[3, 1, 1, 3])
+    tv5 = fd.ops.cummin(tv4, dim=3)
+    fd.add_output(tv5)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
+inputs = [
+    torch.testing.make_tensor((1, 9), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)
