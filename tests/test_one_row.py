@@ -257,3 +257,34 @@ def test_a_scalars_dtype_letter_is_not_the_key():
     sigs = [f"nvfuser user-check: fusion.cpp:addOutputInternal: RuntimeError: Non-TensorView outputs are not "
             f"supported at this point: {v}?" for v in "idb"]
     assert len({rootcause(s) for s in sigs}) == 1
+
+
+def test_a_shards_bucket_of_a_known_key_under_another_id_merges(tmp_path):
+    """A GPU campaign's corpus (8cd68d68b828: an expanded extent returned as 1) merged into the
+    known corpus, whose bucket of that key (6447dc39a824) kept the id of the key it was first
+    seen with: ``merge`` copied it in as new and nothing re-keyed either, two rows of one cause."""
+    data = os.path.join(ROOT, "tests", "data", "merge-same-key")
+    known = tmp_path / "known"
+    shutil.copytree(os.path.join(data, "known"), known)
+    report = merge([os.path.join(data, "shard")], str(known))
+    got = {b.id: b for b in Store(str(known)).buckets()}
+    assert set(got) == {"6447dc39a824", "ca0a49b883ff", "c9088f30f8a8"} and report["rekey"]["merged"] == 1
+    b = got["6447dc39a824"]
+    assert b.key == "nvfuser mismatch shape (an expanded extent returned as 1)"
+    assert b.count == sum(record.load_dir(os.path.join(data, d, i)).count
+                          for d, i in (("known", "6447dc39a824"), ("shard", "8cd68d68b828")))
+    # c9088f30f8a8's key (an NVRTC error naming ``nvf::threshold``) is one the known
+    # reduced-precision bucket once absorbed: no reason on its own (its stored message lost the
+    # operand types to the kernel source printed before them; its reduction's run decides)
+    assert "c9088f30f8a8" in got
+
+
+def test_buckets_once_keyed_alike_then_told_apart_stay_apart(tmp_path):
+    """b320a6909b04 was first keyed like 45c1b711f3a0 (``values: linear``) and then, minimized,
+    ``values: permute``: its old key is another bucket's key now, which keeps it."""
+    root = tmp_path / "c"
+    for b in ("b320a6909b04", "45c1b711f3a0"):
+        shutil.copytree(os.path.join(ROOT, "corpus", "findings", b), root / b)
+    assert record.load_dir(str(root / "b320a6909b04")).old_keys == ["nvfuser mismatch values: linear"]
+    rekey(str(root))
+    assert sorted(b.id for b in Store(str(root)).buckets()) == ["45c1b711f3a0", "b320a6909b04"]

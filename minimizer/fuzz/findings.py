@@ -416,6 +416,7 @@ def rekey(root: str) -> dict:
     before = store.buckets()
     for b in before:
         _rekey_one(store, b.key)
+    merge_equal_keys(store)
     merge_equal_programs(store)
     after = store.buckets()
     groups, ids, moved = {}, {}, 0
@@ -443,6 +444,29 @@ def _rekey_one(store: Store, key: str) -> None:
         store.move(m.key, changed)
     elif changed is not m:
         store._save(changed)
+
+
+def merge_equal_keys(store: Store) -> list[tuple[str, str]]:
+    """Merge buckets that answer to one key under different ids: a shard or campaign corpus files
+    a bucket under the id of the key it met (``bucket_id``), where the known corpus has the same
+    root cause under the id of the key it was first seen with (ids are stable across re-keys),
+    so ``merge`` copies it in as new and no re-key moves either. A key another bucket once had
+    (``old_keys``) is no reason: two buckets first keyed alike may have been told apart by their
+    reductions since. Returns (absorbed id, id it is in now) pairs."""
+    homes: dict[str, str] = {}
+    merged = []
+    for m in store.buckets():
+        d = os.path.join(store.root, m.id)
+        home = homes.get(m.key)
+        if not os.path.isdir(d) or home == d:
+            continue
+        if home is None or not os.path.isdir(home):
+            homes[m.key] = d
+            continue
+        kept = store.absorb(home, d)
+        homes.update({k: kept for k, v in homes.items() if v in (home, d)})
+        merged.append((os.path.basename(d if kept == home else home), os.path.basename(kept)))
+    return merged
 
 
 def merge_equal_programs(store: Store, only: str | None = None) -> list[tuple[str, str]]:

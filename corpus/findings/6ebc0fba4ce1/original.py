@@ -1,29 +1,22 @@
-# CUDA devices:
-#  0: NVIDIA H200
-# torch version: 2.10.0+cu128
-# cuda version: 12.8
 import torch
 from nvfuser_direct import FusionDefinition, DataType
+
 def nvfuser_fusion(fd : FusionDefinition) -> None :
-    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[0, 1])
-    tv1 = fd.ops.cumsum(tv0, dim=1)
-    tv2 = fd.ops.argsort(tv0, dim=1, descending=True)
-    c8 = fd.define_scalar(4, dtype=DataType.Int)
-    tv3, tv4 = fd.ops.topk(tv0, c8, dim=1, sorted=True)
-    tv8 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
-    tv7 = fd.ops.max(tv1, dims=[1])
-    fd.add_output(tv1)
-    fd.add_output(tv2)
-    fd.add_output(tv3)
-    fd.add_output(tv4)
-    fd.add_output(tv8)
-    fd.add_output(tv7)
-    fd.add_output(tv1, tv8)
+    T0 = fd.define_tensor(shape=[-1], contiguity=[False], dtype=DataType.Float, is_cpu=False)
+    T1 = fd.define_tensor(shape=[-1, -1, 16], contiguity=[True, True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[2, 0, 1])
+    T2 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Bool, is_cpu=False)
+    T3 = fd.ops.cumsum(T1, dim=1)
+    T4 = fd.ops.cumprod(T0, dim=0)
+    T5 = fd.ops.asin(T3)
+    fd.add_output(T5)
+    fd.add_output(T4)
+    fd.add_output(T3)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
 
 inputs = [
-    torch.randn(256, dtype=torch.bfloat16, device='cuda:0').as_strided((8, 32), (1, 8)),
-    torch.randn(256, dtype=torch.float32, device='cuda:0').as_strided((8, 32), (1, 8)),
+    torch.testing.make_tensor((7,), dtype=torch.float32, device='cuda'),
+    torch.randn(1344, dtype=torch.bfloat16, device='cuda').as_strided((12, 7, 16), (112, 1, 7)),
+    torch.testing.make_tensor((4,), dtype=torch.bool, device='cuda'),
 ]
 fd.execute(inputs)

@@ -2,29 +2,23 @@ import torch
 from nvfuser_direct import FusionDefinition, DataType
 
 def nvfuser_fusion(fd : FusionDefinition) -> None :
-    T0 = fd.define_tensor(shape=[-1, -1, -1, 16], contiguity=[True, True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[3, 1, 0, 2])
-    T1 = fd.define_tensor(shape=[16, 1, 1, -1], contiguity=[True, None, None, True], dtype=DataType.Float, is_cpu=False)
-    T2 = fd.ops.set(T1)
-    T3 = fd.ops.var(T2, dims=[3], correction=0, keepdim=False)
-    T4 = fd.ops.set(T1)
-    T5 = fd.ops.sqrt(T0)
-    T6, T7 = fd.ops.var_mean(T3, dims=[0, 1, 2], correction=1, keepdim=True)
-    T8 = fd.ops.set(T5)
-    T9 = fd.ops.cast(T2, dtype=DataType.Int32)
-    T10 = fd.ops.expand(T2, shape=[-1, 8, 6, -1])
-    T11 = fd.ops.cummin(T10, dim=0)
-    T12 = fd.ops.lerp(T2, T4, 0.25)
-    T13 = fd.ops.set(T1)
-    T14 = fd.ops.addcmul(T2, T2, T2, 0.5)
-    fd.add_output(T14)
-    fd.add_output(T13)
-    fd.add_output(T12)
-    fd.add_output(T11)
+    T0 = fd.define_tensor(shape=[11, 16, 3], contiguity=[True, True, True], dtype=DataType.Double, is_cpu=False)
+    T1 = fd.define_tensor(shape=[3], contiguity=[True], dtype=DataType.Int, is_cpu=False)
+    T2 = fd.define_tensor(shape=[1, -1, 1], contiguity=[None, True, None], dtype=DataType.Int32, is_cpu=False)
+    T3 = fd.ops.cast(T2, dtype=DataType.Half)
+    T4 = fd.ops.expand(T2, shape=[3, -1, 3])
+    T5 = fd.ops.sinh(T3)
+    T6 = fd.ops.cummin(T4, dim=1)
+    fd.add_output(T6)
+    fd.add_output(T5)
+    fd.add_output(T3)
+    fd.add_output(T4)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
 
 inputs = [
-    torch.randn(28672, dtype=torch.float32, device='cuda').as_strided((16, 8, 14, 16), (1792, 14, 1, 112)),
-    torch.testing.make_tensor((16, 1, 1, 16), dtype=torch.float32, device='cuda'),
+    torch.testing.make_tensor((11, 16, 3), dtype=torch.float64, device='cuda'),
+    torch.testing.make_tensor((3,), dtype=torch.int64, device='cuda'),
+    torch.testing.make_tensor((1, 16, 1), dtype=torch.int32, device='cuda'),
 ]
 fd.execute(inputs)
