@@ -299,3 +299,27 @@ def test_old_bare_group_lines():
 
 def test_group_without_scheduler():
     assert segments_from_dump(syn("dump-no-scheduler.txt")) == ["pointwise", None]
+
+
+def test_an_nvrtc_key_is_the_logs_first_error_not_a_warning_before_it():
+    """6e33b7120251 (a GPU campaign, nvfuser_direct 0.2.36): the CUDA headers' ``warning #47-D:
+    incompatible redefinition of macro "INFINITY"`` comes first in the NVRTC log; the bug is the
+    error after it. Read from the stored message, and from a fresh text alike; the outcome keeps
+    the log rather than the generated kernel's source printed before it."""
+    import json
+    import os
+    from conftest import ROOT
+    from minimizer.backends.nvfuser import kept_text
+    from minimizer.backends.nvfuser_log import parse_error, refresh_signature
+    with open(os.path.join(ROOT, "tests", "data", "findings-2026-12-03", "6e33b7120251", "outcome.json")) as f:
+        o = json.load(f)
+    assert "warning #N-D" in o["signature"]
+    new = refresh_signature(o["signature"], o["message"])
+    assert "warning" not in new and ': error: no instance of overloaded function "nvf::threshold"' in new
+    exc, _, text = o["message"].partition(": ")
+    assert parse_error(exc, text).signature.split("RuntimeError: ")[1] == new.split("RuntimeError: ")[1]
+    source = "\n".join(f"  T{i}[0] = T{i}[0] + 1;" for i in range(2000))
+    log = text[text.index("CUDA NVRTC compile error"):]
+    long = text[:text.index("CUDA NVRTC compile error")] + "// Codegen generated code\n" + source + "\n" + log
+    kept = kept_text(long)
+    assert len(kept) < len(long) and kept.endswith(log) and "T1999" not in kept

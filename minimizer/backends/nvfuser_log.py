@@ -530,7 +530,8 @@ def refresh_signature(sig: str, message: str | None = None, inputs: FusionInputs
     (masking a masked message changes only what the rules added since, e.g. ``t29`` -> ``t?``),
     the kernel's file name made neutral, and an input mismatch on a tensor that ``inputs`` says
     is not a fusion input (read from ``message``, the outcome's text) made nvFuser's
-    ``internal-assert``. For migrating a findings corpus."""
+    ``internal-assert``, an NVRTC error's line read again from the message (the log's first
+    error, not a warning before it). For migrating a findings corpus."""
     m = _SIGNATURE.match(sig or "")
     if not m:
         return sig
@@ -539,6 +540,9 @@ def refresh_signature(sig: str, message: str | None = None, inputs: FusionInputs
         exc, _, text = message.partition(": ")
         if not user_tensor(parse_error(exc, text).message, inputs):
             head = "nvfuser internal-assert: " + head[len("nvfuser input-mismatch: "):]
+    if head.startswith("nvfuser compile: ") and message and "CUDA NVRTC compile error" in message:
+        # the log's first error line, where an older fmin took a warning printed before it
+        return head + mask(_compile_message(message))[:_MESSAGE_CHARS]
     if len(msg) >= _MESSAGE_CHARS:   # cut where today's masking would not cut it: leave it alone
         return head + msg
     return kernel_neutral(head + mask(msg) + msg[len(msg.rstrip()):])
