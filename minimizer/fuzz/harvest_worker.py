@@ -1,0 +1,397 @@
+"""``python -m minimizer.fuzz.harvest_worker CHECKOUT DEST``: the fusions of an nvFuser checkout's
+Python tests, traced by running the tests, written under DEST as scripts fmin reads.
+
+A test file is arbitrary code, so this runs only in its own process (``nvfuser_tests.extract``
+starts it with a timeout), never in fmin. A test binds what its fusion needs the way only running
+it can tell: pytest parameters, module constants, sizes, dtype loops, helpers that build inputs,
+``*`` unpacking, loops in the fusion body. So each test runs here as pytest would call it (its
+first parameter set; the next ones while a fusion of it is still missing), with ``nvfuser`` and
+``nvfuser_direct`` standing for fmin's own ``FusionDefinition`` (the reference backend's
+recorder: every ``fd`` call bound through the op catalog) and CUDA devices mapped to the CPU
+(``backends.devicemap``). ``fd.execute(inputs)`` hands the recorded statements and the real
+inputs over: they become one straight-line script in nvFuser's repro form (``program.printer``).
+Each fusion function (``nvfuser_tests.fusion_functions``) is tagged so that a recorded fusion
+knows which functions built it. Anything else the tests import from nvFuser is a permissive stub.
+
+DEST gets ``NNNN.py`` per fusion and ``manifest.json``: one row per fusion function (file, line,
+name, test, and the script that holds it or why there is none).
+"""
+from __future__ import annotations
+
+import ast
+import importlib.abc
+import importlib.machinery
+import inspect
+import json
+import os
+import random
+import signal
+import sys
+import types
+
+import torch
+
+from .. import dtypes
+from ..model import DIRECT, LEGACY, Dialect, Program, ScalarArg, TensorArg
+from ..backends.devicemap import device_map
+from ..frontend.fusion_definition import FusionDefinition, make_module, reference_executor
+from ..program.printer import to_source
+from .nvfuser_tests import fusion_functions, test_files
+
+#: seconds a test (or a module's import) may take before it is stopped
+TEST_SECONDS = 20
+#: parameter sets of one test tried while one of its fusions is still missing
+PARAM_SETS = 4
+
+
+class _AnyClass(type):
+    def __getattr__(cls, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return Anything()
+
+
+class Anything(metaclass=_AnyClass):
+    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        return Anything()
+
+    def __getattr__(self, name):
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return Anything()
+
+    def __bool__(self):
+        return False
+
+    def __iter__(self):
+        return iter(())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __index__(self):
+        return 0
+
+
+class Traced:
+    """The fusions recorded so far (by their first fusion function's line) and the origin tag."""
+
+    def __init__(self):
+        self.fusions: dict[int, dict] = {}
+        #: each fusion function's line that ran in a recorded fusion -> that fusion's first line
+        self.ran: dict[int, int] = {}
+
+    def tag(self, line: int):
+        """The decorator put on each fusion function: a call with a recording ``fd`` notes it."""
+        def wrap(fn):
+            def tagged(*args, **kwargs):
+                fd = args[0] if args else None
+                if isinstance(fd, FusionDefinition):
+                    fd.__dict__.setdefault("_fmin_origins", []).append(line)
+                return fn(*args, **kwargs)
+            tagged.__name__, tagged.__qualname__, tagged.__wrapped__ = fn.__name__, fn.__qualname__, fn
+            return tagged
+        return wrap
+
+    def executor(self, stmts, inputs, frontend, device):
+        fd = FusionDefinition.last
+        origins = list(getattr(fd, "_fmin_origins", []) or [0])
+        if origins[0] not in self.fusions:
+            self.fusions[origins[0]] = {"origins": origins, "frontend": frontend, "stmts": list(stmts),
+                                        "inputs": list(inputs), "unknown": list(getattr(fd, "_fmin_unknown", []))}
+        for line in origins:
+            self.ran.setdefault(line, origins[0])
+        return reference_executor(stmts, inputs, frontend, device)
+
+
+def _fd_class(base, traced: Traced):
+    """The stub module's ``FusionDefinition`` with what tests call beyond a definition: a class
+    with ``definition()`` builds itself on ``execute``, as nvFuser's does; ``validate`` executes;
+    another attribute is a stub, noted when used while defining (the fusion is then incomplete)."""
+    def execute(self, inputs, *args, **kwargs):
+        if not self.stmts and callable(getattr(type(self), "definition", None)):
+            self.definition()
+        return base.execute(self, inputs, **{k: v for k, v in kwargs.items() if k == "device"})
+
+    def getattr_(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self.outputs is None:
+            self.__dict__.setdefault("_fmin_unknown", []).append(name)
+        return Anything()
+    return type("FusionDefinition", (base,), {"execute": execute, "validate": execute, "__getattr__": getattr_})
+
+
+def _stub(name: str, extra: dict | None = None) -> types.ModuleType:
+    mod = types.ModuleType(name)
+    mod.__path__ = []
+    mod.__dict__.update(extra or {})
+    mod.__getattr__ = _stub_attr
+    mod.torch_dtype_to_nvfuser_dtype = _nv_dtype
+    return mod
+
+
+def _stub_attr(name: str):
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(name)
+    return type(name, (Anything,), {})
+
+
+def _nv_dtype(dtype):
+    from ..frontend.fusion_definition import DataType
+    return getattr(DataType, dtypes.from_torch(dtype))
+
+
+class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Every submodule of the stubbed nvFuser packages (``nvfuser.testing.utils``...) is a stub."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split(".")[0] in ("nvfuser", "nvfuser_direct") and "." in fullname:
+            return importlib.machinery.ModuleSpec(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        return _stub(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+def install(traced: Traced) -> None:
+    """``nvfuser``/``nvfuser_direct`` as fmin's recorder with the tracer as executor."""
+    for name, frontend in (("nvfuser", LEGACY), ("nvfuser_direct", DIRECT)):
+        made = make_module(frontend, traced.executor)
+        mod = _stub(name, {k: v for k, v in vars(made).items() if not k.startswith("__")})
+        mod.FusionDefinition = _fd_class(made.FusionDefinition, traced)
+        sys.modules[name] = mod
+    sys.modules["torch._C._nvfuser"] = sys.modules["nvfuser"]
+    sys.meta_path.insert(0, _StubFinder())
+
+
+class _Timeout(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout(f"took over {TEST_SECONDS} s")
+
+
+def _run(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` under the time limit; the exception it raised, or None."""
+    signal.alarm(TEST_SECONDS)
+    try:
+        fn(*args, **kwargs)
+        return None
+    except BaseException as e:   # noqa: BLE001 (a test's outcome, whatever it is)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        return e
+    finally:
+        signal.alarm(0)
+
+
+def tagged_module(text: str, path: str, traced: Traced) -> tuple[ast.Module, list]:
+    """The module's tree with every fusion function tagged, and those functions (line order)."""
+    tree = ast.parse(text, path)
+    found = fusion_functions(tree)
+    for fn, _test in found:
+        fn.decorator_list.append(ast.Call(ast.Name("__fmin_tag__", ast.Load()), [ast.Constant(fn.lineno)], []))
+    ast.fix_missing_locations(tree)
+    return tree, found
+
+
+def load_module(tree: ast.Module, path: str, traced: Traced) -> dict:
+    """The module's namespace, its top-level statements run one by one: one that fails (an
+    import of something absent, a decorator asking for a GPU) leaves the rest; a definition whose
+    decorators fail is defined without them."""
+    g = {"__name__": "fmin_harvest_" + os.path.basename(path)[:-3], "__file__": path,
+         "__builtins__": __builtins__, "__fmin_tag__": traced.tag}
+    for node in tree.body:
+        error = _run(exec, compile(ast.Module([node], []), path, "exec"), g)
+        if error is None:
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):   # what it would bind: stubs
+            g.update({(a.asname or a.name).split(".")[0]: _stub_attr(a.name.split(".")[-1]) for a in node.names
+                      if a.name != "*"})
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.decorator_list:
+            bare = ast.fix_missing_locations(ast.Module([_undecorated(node)], []))
+            _run(exec, compile(bare, path, "exec"), g)
+    return g
+
+
+def _undecorated(node):
+    keep = [d for d in node.decorator_list if isinstance(d, ast.Call) and isinstance(d.func, ast.Name)
+            and d.func.id == "__fmin_tag__"]
+    return type(node)(**{**{f: getattr(node, f) for f in node._fields}, "decorator_list": keep})
+
+
+class Harness(Anything):
+    """``self`` of a test method and every fixture: ``exec_nvfuser(fusion_func, inputs)`` (the
+    helper nvFuser's tests run fusions through) defines and executes the fusion."""
+
+    frontend_class = None
+
+    def exec_nvfuser(self, fusion_func, inputs, *args, **kwargs):
+        with self.frontend_class() as fd:
+            fusion_func(fd)
+        out = fd.execute(inputs)
+        return out, fd
+
+
+def tests_of(g: dict, tree: ast.Module) -> list[tuple[str, object, object]]:
+    """(qualified name, function, class or None) of each test in source order."""
+    out = []
+    for node in tree.body:
+        obj = g.get(node.name) if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test") and callable(obj):
+            out.append((node.name, obj, None))
+        elif isinstance(node, ast.ClassDef) and isinstance(obj, type):
+            out += [(f"{node.name}::{m.name}", getattr(obj, m.name, None), obj) for m in node.body
+                    if isinstance(m, ast.FunctionDef) and m.name.startswith("test")
+                    and callable(getattr(obj, m.name, None))]
+    return out
+
+
+def param_sets(fn, cls) -> list[dict]:
+    """The keyword sets pytest would call ``fn`` with, in pytest's order (first ones first)."""
+    sets = [{}]
+    marks = list(getattr(fn, "pytestmark", [])) + list(getattr(cls, "pytestmark", []) if cls else [])
+    for m in marks:
+        if getattr(m, "name", "") != "parametrize":
+            continue
+        names, values = m.args[0], list(m.args[1])
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        rows = []
+        for v in values[:PARAM_SETS]:
+            vals = v.values if hasattr(v, "marks") and hasattr(v, "values") else v if len(names) > 1 else (v,)
+            rows.append(dict(zip(names, vals)))
+        sets = [{**a, **b} for a in sets for b in rows] or sets
+    return sets[:PARAM_SETS]
+
+
+def call_test(fn, cls, params: dict, harness_base) -> BaseException | None:
+    """Run one test as pytest would: ``self`` and fixtures are the harness."""
+    sig = inspect.signature(fn)
+    names = list(sig.parameters)
+    args = []
+    if cls is not None:
+        owner = type("HarnessOf" + cls.__name__, (harness_base, cls), {}) if _can_mix(cls) else harness_base
+        args.append(object.__new__(owner))
+        names = names[1:]
+    kwargs = {n: params[n] if n in params else sig.parameters[n].default
+              if sig.parameters[n].default is not inspect.Parameter.empty else harness_base()
+              for n in names if sig.parameters[n].kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                                             inspect.Parameter.VAR_KEYWORD)}
+    return _run(fn, *args, **kwargs)
+
+
+def _can_mix(cls) -> bool:
+    try:
+        type("probe", (Harness, cls), {})
+        return True
+    except TypeError:
+        return False
+
+
+def script_of(fusion: dict, name: str) -> str:
+    """The recorded fusion as a script in nvFuser's repro form."""
+    frontend = fusion["frontend"]
+    dialect = Dialect(frontend, "nvfuser_direct" if frontend == DIRECT else "nvfuser")
+    defines = [s for s in fusion["stmts"] if s.call == "define_tensor"]
+    args = []
+    for i, x in enumerate(fusion["inputs"]):
+        if isinstance(x, torch.Tensor):
+            cpu = i < len(defines) and dict(defines[i].args).get("is_cpu") is True and x.ndim == 0
+            args.append(TensorArg(tuple(x.shape), tuple(x.stride()), dtypes.from_torch(x.dtype), "cpu" if cpu else "cuda"))
+        elif isinstance(x, (bool, int, float, complex)):
+            args.append(ScalarArg(x))
+        else:
+            raise TypeError(f"an input fmin cannot write: {type(x).__name__}")
+    name = name if name.isidentifier() and name != "fd" else "fusion_func"
+    return to_source(Program(dialect, name, tuple(fusion["stmts"]), tuple(args)))
+
+
+def harvest_file(path: str, traced: Traced) -> list[dict]:
+    """One row per fusion function of the file: where it is, and the fusion it was traced into or
+    why none (its module or its test failed first, or no test ran it)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    try:
+        tree, found = tagged_module(text, path, traced)
+    except SyntaxError as e:
+        return [{"file": path, "line": e.lineno or 1, "name": "?", "test": "", "why": f"SyntaxError: {e.msg}"}]
+    if not found:
+        return []
+    Harness.frontend_class = sys.modules["nvfuser_direct" if "nvfuser_direct" in text else "nvfuser"].FusionDefinition
+    sys.path[:0] = [os.path.dirname(path)]
+    failed = {}
+    with device_map("cpu"):
+        g = load_module(tree, path, traced)
+        for qual, fn, cls in tests_of(g, tree):
+            lines = {fn_node.lineno for fn_node, test in found if test == qual.split("::")[-1]}
+            for params in param_sets(fn, cls):
+                random.seed(0), torch.manual_seed(0)
+                error = call_test(fn, cls, params, Harness)
+                if error is not None and os.environ.get("FMIN_HARVEST_DEBUG"):
+                    import traceback
+                    traceback.print_exception(error, file=sys.stderr)
+                if error is not None:
+                    failed.setdefault(qual.split("::")[-1], error)
+                if lines <= traced.ran.keys():
+                    break
+    sys.path.remove(os.path.dirname(path))
+    return [_row(path, fn_node, test, traced, failed) for fn_node, test in found]
+
+
+def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
+    row = {"file": path, "line": node.lineno, "name": node.name, "test": test}
+    fusion = traced.fusions.get(node.lineno)
+    if fusion is not None:
+        row["fusion"] = node.lineno
+    elif node.lineno in traced.ran:
+        row["within"] = traced.ran[node.lineno]
+    else:
+        e = failed.get(test)
+        row["why"] = (f"its test failed before running it: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+                      if e is not None else "no test ran it")
+    return row
+
+
+def main(argv: list[str]) -> int:
+    checkout, dest = argv[1], argv[2]
+    traced = Traced()
+    install(traced)
+    signal.signal(signal.SIGALRM, _alarm)
+    sys.path[:0] = [os.path.join(checkout, "tests"), os.path.join(checkout, "tests", "python")]
+    rows = []
+    for path in test_files(checkout):
+        rows += harvest_file(path, traced)
+    for row in rows:
+        if "fusion" in row:
+            fusion = traced.fusions[row.pop("fusion")]
+            if fusion["unknown"]:
+                row["why"] = f"its fusion uses fd.{fusion['unknown'][0]}, which fmin does not model"
+                continue
+            try:
+                text = script_of(fusion, row["name"])
+            except Exception as e:   # noqa: BLE001 (reported as the fusion's reason)
+                row["why"] = f"cannot write it as a script: {type(e).__name__}: {e}"
+                continue
+            row["script"] = os.path.join(dest, f"{len(os.listdir(dest)):04d}.py")
+            with open(row["script"], "w", encoding="utf-8") as f:
+                f.write(text)
+    with open(os.path.join(dest, "manifest.json"), "w", encoding="utf-8") as f:
+        json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
