@@ -81,11 +81,20 @@ class Anything(metaclass=_AnyClass):
     def __index__(self):
         return 0
 
+    def __lt__(self, other):
+        return False
+
+    __le__ = __gt__ = __ge__ = __lt__
+
 
 class Traced:
     """The fusions recorded so far (by their first fusion function's line) and the origin tag."""
 
     def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the last file's fusions (origins are lines of one file)."""
         self.fusions: dict[int, dict] = {}
         #: each fusion function's line that ran in a recorded fusion -> that fusion's first line
         self.ran: dict[int, int] = {}
@@ -193,7 +202,36 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
-def install(traced: Traced) -> None:
+class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The checkout's own helper modules (``utils``, ``python.direct_utils``...) loaded as the
+    test files are, statement by statement: one needing a package this machine lacks
+    (``looseversion``, ``transformer_engine``) binds stubs instead of failing the whole import."""
+
+    def __init__(self, roots: list[str]):
+        self.roots = roots
+
+    def find_spec(self, fullname, path=None, target=None):
+        rel = fullname.replace(".", os.sep)
+        for root in self.roots:
+            init, mod = os.path.join(root, rel, "__init__.py"), os.path.join(root, rel + ".py")
+            if os.path.isfile(init):
+                return importlib.machinery.ModuleSpec(fullname, self, origin=init, is_package=True)
+            if os.path.isfile(mod):
+                return importlib.machinery.ModuleSpec(fullname, self, origin=mod)
+        return None
+
+    def exec_module(self, module):
+        path = module.__spec__.origin
+        if module.__spec__.submodule_search_locations is not None:
+            module.__spec__.submodule_search_locations[:] = [os.path.dirname(path)]
+            module.__path__ = module.__spec__.submodule_search_locations
+        module.__file__ = path
+        with open(path, encoding="utf-8", errors="replace") as f:
+            tree = ast.parse(f.read(), path)
+        run_statements(tree, path, module.__dict__)
+
+
+def install(traced: Traced, checkout: str) -> None:
     """``nvfuser``/``nvfuser_direct`` as fmin's recorder with the tracer as executor."""
     for name, frontend in (("nvfuser", LEGACY), ("nvfuser_direct", DIRECT)):
         made = make_module(frontend, traced.executor)
@@ -203,10 +241,26 @@ def install(traced: Traced) -> None:
     sys.modules["torch._C._nvfuser"] = sys.modules["nvfuser"]
     import pytest
     pytest.raises = _Swallow
+    _one_gpu()
     from ..frontend.fusion_definition import Tensor
     Tensor.size = lambda self, dim: self._fd.ops.size(self, dim)   # nvFuser's Tensor.size(dim)
     Tensor.is_tensor = lambda self: True
-    sys.meta_path.insert(0, _StubFinder())
+    sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
+                                                          os.path.join(checkout, "tests", "python")])]
+
+
+def _one_gpu() -> None:
+    """``torch.cuda`` as one current GPU that has every feature: a test's guard (``is_pre_hopper``)
+    or device query goes on to its fusion; its tensors are on ``meta`` whatever it asks."""
+    props = types.SimpleNamespace(major=10, minor=0, name="fmin harvest", total_memory=1 << 40,
+                                  multi_processor_count=132, gcnArchName="")
+    c = torch.cuda
+    c.is_available, c.device_count, c.current_device = (lambda: True), (lambda: 1), (lambda: 0)
+    c.get_device_properties = lambda *a, **k: props
+    c.get_device_capability = lambda *a, **k: (props.major, props.minor)
+    c.get_device_name = lambda *a, **k: props.name
+    c.synchronize = c.empty_cache = c.reset_peak_memory_stats = lambda *a, **k: None
+    c.set_device = lambda *a, **k: None
 
 
 class _Timeout(BaseException):
@@ -255,6 +309,11 @@ def load_module(tree: ast.Module, path: str, traced: Traced) -> dict:
     decorators fail is defined without them."""
     g = {"__name__": "fmin_harvest_" + os.path.basename(path)[:-3], "__file__": path,
          "__builtins__": __builtins__, "__fmin_tag__": traced.tag}
+    return run_statements(tree, path, g)
+
+
+def run_statements(tree: ast.Module, path: str, g: dict) -> dict:
+    """Run the module's top-level statements in ``g`` one by one (see ``load_module``)."""
     for node in tree.body:
         error = _run(exec, compile(ast.Module([node], []), path, "exec"), g)
         if error is None:
@@ -420,6 +479,7 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
         return [{"file": path, "line": e.lineno or 1, "name": "?", "test": "", "why": f"SyntaxError: {e.msg}"}]
     if not found:
         return []
+    traced.reset()
     Harness.frontend_class = sys.modules["nvfuser_direct" if "nvfuser_direct" in text else "nvfuser"].FusionDefinition
     sys.path[:0] = [os.path.dirname(path)]
     failed = {}
@@ -446,28 +506,28 @@ def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
     row = {"file": path, "line": node.lineno, "name": node.name, "test": test}
     fusion = traced.fusions.get(node.lineno)
     if fusion is not None:
-        row["fusion"] = node.lineno
+        row["fusion"] = fusion
     elif node.lineno in traced.ran:
         row["within"] = traced.ran[node.lineno]
     else:
         e = failed.get(test)
-        row["why"] = "its test defines it but never executes it" if node.lineno in traced.defined else (f"its test failed before running it: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
-                      if e is not None else "no test ran it")
+        words = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}" if e is not None else ""
+        row["why"] = (f"it failed while defining its fusion: {words}" if e is not None and node.lineno in traced.defined
+                      else f"its test failed before running it: {words}" if e is not None else "no test ran it")
     return row
 
 
 def main(argv: list[str]) -> int:
     checkout, dest = argv[1], argv[2]
     traced = Traced()
-    install(traced)
+    install(traced, checkout)
     signal.signal(signal.SIGALRM, _alarm)
-    sys.path[:0] = [os.path.join(checkout, "tests"), os.path.join(checkout, "tests", "python")]
     rows = []
     for path in test_files(checkout):
         rows += harvest_file(path, traced)
     for row in rows:
         if "fusion" in row:
-            fusion = traced.fusions[row.pop("fusion")]
+            fusion = row.pop("fusion")
             if fusion["unknown"]:
                 row["why"] = f"its fusion uses fd.{fusion['unknown'][0]}, which fmin does not model"
                 continue
