@@ -102,6 +102,8 @@ class Traced:
         self.defined: set[int] = set()
         #: each fusion function's first recording ``fd`` (outermost calls), for one never executed
         self.pending: dict[int, FusionDefinition] = {}
+        #: the test running now (a module-level fusion function is named after the test that ran it)
+        self.test = ""
 
     def tag(self, line: int):
         """The decorator put on each fusion function: a call with a recording ``fd`` notes it."""
@@ -130,7 +132,8 @@ class Traced:
         origins = list(getattr(fd, "_fmin_origins", []) or [0])
         if origins[0] not in self.fusions:
             self.fusions[origins[0]] = {"origins": origins, "frontend": fd.frontend, "stmts": list(fd.stmts),
-                                        "inputs": inputs, "unknown": list(getattr(fd, "_fmin_unknown", []))}
+                                        "inputs": inputs, "unknown": list(getattr(fd, "_fmin_unknown", [])),
+                                        "test": self.test}
         for line in origins:
             self.ran.setdefault(line, origins[0])
 
@@ -494,6 +497,7 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
         g = load_module(tree, path, traced)
         for qual, fn, cls in tests_of(g, tree):
             lines = {fn_node.lineno for fn_node, test in found if test == qual.split("::")[-1]}
+            traced.test = qual.split("::")[-1]
             for params in param_sets(fn, cls):
                 random.seed(0), torch.manual_seed(0)
                 error = call_test(fn, cls, params, Harness)
@@ -513,7 +517,7 @@ def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
     row = {"file": path, "line": node.lineno, "name": node.name, "test": test}
     fusion = traced.fusions.get(node.lineno)
     if fusion is not None:
-        row["fusion"] = fusion
+        row["fusion"], row["test"] = fusion, test or fusion["test"]
     elif node.lineno in traced.ran:
         row["within"] = traced.ran[node.lineno]
     else:

@@ -238,7 +238,7 @@ def harvest_report(checkout: str) -> Report:
             continue
         reasons[reason(why)] += 1
         lines.append(f"{_name(row, h.rows)} (line {row['line']}): {_POSITION.sub('', why)}")
-    return Report(checkout, len(h.rows), read, reasons, lines)
+    return Report(h.checkout, len(h.rows), read, reasons, lines)
 
 
 __all__ = ["is_checkout", "test_files", "fusion_functions", "extract", "harvest", "scripts", "shown",
