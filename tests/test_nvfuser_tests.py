@@ -264,3 +264,31 @@ def test_an_nvfuser_checkout_at_head():
     finally:
         seeded._CACHE.clear()
         nvfuser_tests.cleanup()
+
+
+def test_a_reduction_with_only_a_dtype_reduces_every_dim(tmp_path):
+    """nvFuser's second reduction signature, ``(arg, dtype)``: read, printed back as written."""
+    from minimizer.program.reader import parse_file
+    from minimizer.program.printer import to_source
+    text = textwrap.dedent("""\
+        import torch
+        from nvfuser import FusionDefinition, DataType
+
+        def fusion_func(fd: FusionDefinition) -> None:
+            T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+            T1 = fd.ops.prod(T0, DataType.Double)
+            fd.add_output(T1)
+
+        with FusionDefinition() as fd:
+            fusion_func(fd)
+
+        inputs = [torch.randn(2, 3, device="cuda")]
+        fd.execute(inputs)
+        """)
+    (tmp_path / "prod.py").write_text(text)
+    p = parse_file(str(tmp_path / "prod.py"))
+    args = dict(p.op_stmts()[0].args)
+    assert args["dtype"].name == "Double" and args.get("dims") is None
+    s = seeded.read_seed(str(tmp_path / "prod.py"), None)
+    assert s.info is not None
+    assert "fd.ops.prod(T0, DataType.Double)" in to_source(p)

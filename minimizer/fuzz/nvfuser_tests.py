@@ -190,10 +190,11 @@ def note(path: str, why: str | None) -> None:
 
 
 def reason(why: str) -> str:
-    """A reason's group: numbers, quoted text and file positions out."""
-    why = _POSITION.sub("", why)
+    """A reason's group: its first two parts (``the static check rejects it: fd.ops.slice``,
+    ``its test failed before running it: ModuleNotFoundError``), numbers and quoted text out."""
+    why = ": ".join(_POSITION.sub("", why).split(": ")[:2])
     why = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", why)
-    return re.sub(r"\d+", "N", why)[:110]
+    return re.sub(r"\d+", "N", why)[:100]
 
 
 @dataclass
