@@ -80,6 +80,15 @@ class TestShapes(NVFuserTest):
 
             self.exec_nvfuser(fusion_func, [*tensors])
 
+    def test_python_operators(self):
+        inputs = [torch.randn(3, device="cuda")]
+
+        def fusion_func(fd):
+            t0 = fd.from_pytorch(inputs[0])
+            fd.add_output(abs(-t0) * t0)
+
+        self.exec_nvfuser(fusion_func, inputs)
+
     def test_module_level_fusion(self):
         with FusionDefinition() as fd:
             module_fusion(fd)
@@ -170,7 +179,7 @@ def test_fusion_functions_counts_nested_module_level_helper_and_class_definition
     assert ("never_reached", "test_fails_first") in found
     # a test whose nested function uses its own parameter as fd is not itself a fusion function
     assert not any(name.startswith("test") for name, _ in found)
-    assert len(found) == 11
+    assert len(found) == 12
 
 
 def test_the_tests_bindings_become_concrete_seeds(harvested):
@@ -185,6 +194,7 @@ def test_the_tests_bindings_become_concrete_seeds(harvested):
     s = seeds["test_dtype_loop_unpacking_and_body_loop::fusion_func"].program
     assert [st.op for st in s.op_stmts()] == ["mul", "mul"]              # the body's loop, unrolled
     assert [a.dtype for a in s.inputs] == ["Half"] * 3                   # the loop's first dtype
+    assert [st.op for st in seeds["test_python_operators::fusion_func"].program.op_stmts()] == ["neg", "abs", "mul"]
     assert [st.op for st in seeds["test_module_level_fusion::module_fusion"].program.op_stmts()] == ["exp"]
     assert [st.op for st in seeds["test_class_with_definition::definition"].program.op_stmts()] == ["relu"]
     assert [st.op for st in seeds["test_skipped_on_old_gpus::fusion_func"].program.op_stmts()] == ["abs"]
@@ -196,14 +206,14 @@ def test_the_tests_bindings_become_concrete_seeds(harvested):
 def test_the_report_counts_every_fusion_function_with_its_reason(harvested):
     d, got, _ = harvested
     (r,) = got.harvests
-    assert (r.found, r.read) == (11, 9)
+    assert (r.found, r.read) == (12, 10)
     text = "\n".join(r.lines)
     assert "test_expected_error::bad_fusion (line " in text and "the static check rejects it" in text
     assert "test_fails_first::never_reached" in text and "RuntimeError: this test breaks before its fusion" in text
     assert "test_shapes.py::module_fusion" not in text and "helper_adds" not in text
     assert any("test_shapes.py::helper_adds" in line for line in r.lines) is False
     block = r.block()
-    assert block.startswith(f"fmin: seeds from {r.checkout}: 11 fusion functions in tests/python, 9 read (82 %), 2 left out")
+    assert block.startswith(f"fmin: seeds from {r.checkout}: 12 fusion functions in tests/python, 10 read (83 %), 2 left out")
     assert sum(r.reasons.values()) == 2
 
 
@@ -243,7 +253,7 @@ def test_a_campaign_leaves_no_scratch_folder_and_prints_the_report(tmp_path):
                         "--device", "cpu", "--max-examples", "2", "--jobs", "1", "--corpus", str(tmp_path / "corpus")],
                        env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode in (0, 1), p.stderr[-3000:]
-    assert "11 fusion functions in tests/python, 9 read" in p.stderr
+    assert "12 fusion functions in tests/python, 10 read" in p.stderr
     assert "seed left out" not in p.stderr                  # the checkout's reasons are in the block
     assert not [x for x in os.listdir(tmp) if x.startswith("fmin-nvfuser-tests-")]
 
@@ -251,7 +261,7 @@ def test_a_campaign_leaves_no_scratch_folder_and_prints_the_report(tmp_path):
 def test_a_worker_that_breaks_leaves_every_fusion_function_counted(tmp_path):
     d = checkout(tmp_path / "fuser", TEST_SHAPES + "\nimport signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
     rows = nvfuser_tests.extract(d, str(tmp_path / "out"))
-    assert len(rows) == 11 and all(r["why"].startswith("the harvest failed") for r in rows)
+    assert len(rows) == 12 and all(r["why"].startswith("the harvest failed") for r in rows)
 
 
 @pytest.mark.skipif(not os.path.isdir("/tmp/fuser-head/tests/python"), reason="no nvFuser checkout at /tmp/fuser-head")

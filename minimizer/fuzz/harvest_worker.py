@@ -253,10 +253,31 @@ def install(traced: Traced, checkout: str) -> None:
     from ..frontend.fusion_definition import Tensor
     Tensor.size = lambda self, dim: self._fd.ops.size(self, dim)   # nvFuser's Tensor.size(dim)
     from ..frontend.fusion_definition import Scalar, Vector
+    _operators(Tensor), _operators(Scalar)
     Tensor.is_tensor, Scalar.is_tensor, Vector.is_tensor = (lambda self: True), (lambda self: False), (lambda self: False)
     sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
                                                           os.path.join(checkout, "tests", "python")])]
     sys.meta_path.append(_StubFinder(last=True))
+
+
+#: Python operators on nvFuser values and the ops they stand for (nvFuser's Tensor and Scalar
+#: define them)
+OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "pow": "pow", "mod": "fmod",
+             "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "and": "bitwise_and", "or": "bitwise_or"}
+
+
+def _operators(cls) -> None:
+    def binary(op, swap):
+        def f(self, other):
+            return getattr(self._fd.ops, op)(*((other, self) if swap else (self, other)))
+        return f
+    for name, op in OPERATORS.items():
+        setattr(cls, f"__{name}__", binary(op, False))
+        if name not in ("lt", "le", "gt", "ge"):
+            setattr(cls, f"__r{name}__", binary(op, True))
+    cls.__neg__ = lambda self: self._fd.ops.neg(self)
+    cls.__abs__ = lambda self: self._fd.ops.abs(self)
+    cls.__invert__ = lambda self: self._fd.ops.bitwise_not(self)
 
 
 def _one_gpu() -> None:
@@ -507,7 +528,7 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
     if not found:
         return []
     traced.reset()
-    Harness.frontend_class = sys.modules["nvfuser_direct" if "nvfuser_direct" in text else "nvfuser"].FusionDefinition
+    Harness.frontend_class = sys.modules[_frontend_module(tree)].FusionDefinition
     sys.path[:0] = [os.path.dirname(path)]
     failed = {}
     with device_map("meta"):   # shapes, strides and dtypes without memory or arithmetic
@@ -528,6 +549,16 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
             traced.record_pending()
     sys.path.remove(os.path.dirname(path))
     return [_row(path, fn_node, test, traced, failed) for fn_node, test in found]
+
+
+def _frontend_module(tree: ast.Module) -> str:
+    """The frontend the file imports: ``nvfuser_direct`` where it imports it, else ``nvfuser``."""
+    for n in ast.walk(tree):
+        names = [a.name for a in n.names] if isinstance(n, ast.Import) else \
+            [n.module or ""] if isinstance(n, ast.ImportFrom) else []
+        if any(x.split(".")[0] == "nvfuser_direct" for x in names):
+            return "nvfuser_direct"
+    return "nvfuser"
 
 
 def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
