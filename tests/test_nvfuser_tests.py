@@ -302,3 +302,13 @@ def test_a_reduction_with_only_a_dtype_reduces_every_dim(tmp_path):
     s = seeded.read_seed(str(tmp_path / "prod.py"), None)
     assert s.info is not None
     assert "fd.ops.prod(T0, DataType.Double)" in to_source(p)
+
+
+def test_reasons_group_by_their_first_parts():
+    r = nvfuser_tests.reason
+    assert r("/x/0001.py:3:4: the static check rejects it: fd.ops.slice: ValueError: dims 3 vs 2") == \
+        "the static check rejects it: fd.ops.slice"
+    assert r("its test failed before running it: RuntimeError: 'abc' took 12 s") == \
+        "its test failed before running it: RuntimeError: '…' took N s"
+    assert r("it failed while defining its fusion: AttributeError: DataType.Float4_e2m1fn is a dtype") == \
+        "it failed while defining its fusion: AttributeError: DataType.Float4_e2m1fn is a dtype"

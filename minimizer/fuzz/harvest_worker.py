@@ -239,12 +239,27 @@ class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         run_statements(tree, path, module.__dict__)
 
 
+class _DataTypes:
+    """``DataType`` of the stub modules: fmin's, and a clear refusal for one fmin does not model
+    (``Float4_e2m1fn``, nvFuser's unpacked fp4)."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def __getattr__(self, name):
+        try:
+            return getattr(self._real, name)
+        except AttributeError:
+            raise AttributeError(f"DataType.{name} is a dtype fmin does not model") from None
+
+
 def install(traced: Traced, checkout: str) -> None:
     """``nvfuser``/``nvfuser_direct`` as fmin's recorder with the tracer as executor."""
     for name, frontend in (("nvfuser", LEGACY), ("nvfuser_direct", DIRECT)):
         made = make_module(frontend, traced.executor)
         mod = _stub(name, {k: v for k, v in vars(made).items() if not k.startswith("__")})
         mod.FusionDefinition = _fd_class(made.FusionDefinition, traced)
+        mod.DataType = _DataTypes(made.DataType)
         sys.modules[name] = mod
     sys.modules["torch._C._nvfuser"] = sys.modules["nvfuser"]
     import pytest
@@ -552,8 +567,9 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
 
 
 def _frontend_module(tree: ast.Module) -> str:
-    """The frontend the file imports: ``nvfuser_direct`` where it imports it, else ``nvfuser``."""
-    for n in ast.walk(tree):
+    """The frontend the file imports at module level: ``nvfuser_direct`` where it does, else
+    ``nvfuser`` (a test may import the other inside, to check that both cannot be loaded)."""
+    for n in tree.body:
         names = [a.name for a in n.names] if isinstance(n, ast.Import) else \
             [n.module or ""] if isinstance(n, ast.ImportFrom) else []
         if any(x.split(".")[0] == "nvfuser_direct" for x in names):

@@ -190,11 +190,14 @@ def note(path: str, why: str | None) -> None:
 
 
 def reason(why: str) -> str:
-    """A reason's group: its first two parts (``the static check rejects it: fd.ops.slice``,
-    ``its test failed before running it: ModuleNotFoundError``), numbers and quoted text out."""
-    why = ": ".join(_POSITION.sub("", why).split(": ")[:2])
+    """A reason's group: its first two parts (``the static check rejects it: fd.ops.slice``), three
+    after an exception's name (``its test failed before running it: TypeError: <its message>``),
+    numbers and quoted text out."""
+    parts = _POSITION.sub("", why).split(": ")
+    keep = 3 if len(parts) > 2 and re.fullmatch(r"[A-Z]\w*(Error|Exception)", parts[1]) else 2
+    why = ": ".join(p[:60] for p in parts[:keep])
     why = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", why)
-    return re.sub(r"\d+", "N", why)[:100]
+    return re.sub(r"\b\d+\b", "N", why)[:100]
 
 
 @dataclass
