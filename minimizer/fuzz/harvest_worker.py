@@ -100,6 +100,8 @@ class Traced:
         self.ran: dict[int, int] = {}
         #: fusion functions called with a recording ``fd`` (executed or not)
         self.defined: set[int] = set()
+        #: what each fusion function raised while defining (first time)
+        self.errors: dict[int, BaseException] = {}
         #: each fusion function's first recording ``fd`` (outermost calls), for one never executed
         self.pending: dict[int, FusionDefinition] = {}
         #: the test running now (a module-level fusion function is named after the test that ran it)
@@ -118,6 +120,9 @@ class Traced:
                 fd.__dict__["_fmin_depth"] = fd.__dict__.get("_fmin_depth", 0) + 1
                 try:
                     got = fn(*args, **kwargs)
+                except BaseException as e:
+                    self.errors.setdefault(line, e)
+                    raise
                 finally:
                     fd.__dict__["_fmin_depth"] -= 1
                 if outermost:
@@ -190,16 +195,26 @@ def _nv_dtype(dtype):
     return getattr(DataType, dtypes.from_torch(dtype))
 
 
+def _importer() -> str:
+    """The file of the code running the ``import`` being resolved (outside importlib)."""
+    f = sys._getframe(2)
+    while f is not None and (f.f_code.co_filename.startswith("<frozen") or f.f_code.co_filename == __file__):
+        f = f.f_back
+    return f.f_code.co_filename if f is not None else ""
+
+
 class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Every submodule of the stubbed nvFuser packages (``nvfuser.testing.utils``...) is a stub,
-    and (``last``: after every other finder) so is a package this machine lacks
-    (``transformer_engine``, ``looseversion``): a test that imports one still reaches its fusion."""
+    and (``last_for``: after every other finder) so is a package this machine lacks
+    (``transformer_engine``, ``looseversion``) that the checkout's code imports: a test that
+    imports one still reaches its fusion (torch's own optional imports keep failing as they expect)."""
 
-    def __init__(self, last: bool = False):
-        self.last = last
+    def __init__(self, last_for: str | None = None):
+        self.last_for = last_for   # the checkout whose code's imports may be stubbed
 
     def find_spec(self, fullname, path=None, target=None):
-        if self.last or fullname.split(".")[0] in ("nvfuser", "nvfuser_direct") and "." in fullname:
+        if fullname.split(".")[0] in ("nvfuser", "nvfuser_direct") and "." in fullname or \
+                self.last_for and _importer().startswith(self.last_for):
             return importlib.machinery.ModuleSpec(fullname, self)
         return None
 
@@ -272,7 +287,7 @@ def install(traced: Traced, checkout: str) -> None:
     Tensor.is_tensor, Scalar.is_tensor, Vector.is_tensor = (lambda self: True), (lambda self: False), (lambda self: False)
     sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
                                                           os.path.join(checkout, "tests", "python")])]
-    sys.meta_path.append(_StubFinder(last=True))
+    sys.meta_path.append(_StubFinder(last_for=os.path.join(os.path.realpath(checkout), "")))
 
 
 #: Python operators on nvFuser values and the ops they stand for (nvFuser's Tensor and Scalar
@@ -585,7 +600,7 @@ def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
     elif node.lineno in traced.ran:
         row["within"] = traced.ran[node.lineno]
     else:
-        e = failed.get(test)
+        e = traced.errors.get(node.lineno) or failed.get(test)
         words = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}" if e is not None else ""
         row["why"] = (f"it failed while defining its fusion: {words}" if e is not None and node.lineno in traced.defined
                       else f"its test failed before running it: {words}" if e is not None else "no test ran it")
