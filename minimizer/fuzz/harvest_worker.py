@@ -195,26 +195,30 @@ def _nv_dtype(dtype):
     return getattr(DataType, dtypes.from_torch(dtype))
 
 
-def _importer() -> str:
-    """The file of the code running the ``import`` being resolved (outside importlib)."""
+def _from_checkout(root: str) -> bool:
+    """Whether the ``import`` being resolved runs on behalf of the checkout's code (a frame of
+    it is on the stack: its own import, or one of a module it imports)."""
     f = sys._getframe(2)
-    while f is not None and (f.f_code.co_filename.startswith("<frozen") or f.f_code.co_filename == __file__):
+    while f is not None:
+        if f.f_code.co_filename.startswith(root):
+            return True
         f = f.f_back
-    return f.f_code.co_filename if f is not None else ""
+    return False
 
 
 class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Every submodule of the stubbed nvFuser packages (``nvfuser.testing.utils``...) is a stub,
     and (``last_for``: after every other finder) so is a package this machine lacks
-    (``transformer_engine``, ``looseversion``) that the checkout's code imports: a test that
-    imports one still reaches its fusion (torch's own optional imports keep failing as they expect)."""
+    (``transformer_engine``, ``looseversion``, ``expecttest`` under ``torch.testing``) imported on
+    behalf of the checkout's code: a test that imports one still reaches its fusion (an import
+    torch makes on its own, as at exit, keeps failing as it expects)."""
 
     def __init__(self, last_for: str | None = None):
         self.last_for = last_for   # the checkout whose code's imports may be stubbed
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.split(".")[0] in ("nvfuser", "nvfuser_direct") and "." in fullname or \
-                self.last_for and _importer().startswith(self.last_for):
+                self.last_for and _from_checkout(self.last_for):
             return importlib.machinery.ModuleSpec(fullname, self)
         return None
 
