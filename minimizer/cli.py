@@ -665,11 +665,15 @@ def fuzz_exit_code(fail_on: str, new: list) -> int:
 
 def _load_seeds(args) -> None:
     """``--seeds``: a missing folder or no readable seed is a usage error; each unreadable seed
-    is reported once (``file:line:col: why``) and left out."""
+    is reported once (``file:line:col: why``) and left out, an nvFuser checkout's as one block
+    (its fusion functions found, read, left out by reason)."""
     from .fuzz import seeded
     got = seeded.load(args.seeds, args.frontend)
+    for report in got.harvests:   # an nvFuser checkout's fusions: one block, by reason
+        print(report.block(), file=sys.stderr)
     for line in got.unreadable:
-        print(f"fmin: seed left out: {line}", file=sys.stderr)
+        if not any(line.startswith(r.checkout + os.sep) for r in got.harvests):
+            print(f"fmin: seed left out: {line}", file=sys.stderr)
     if not got.seeds:
         raise UsageError(f"--seeds {' '.join(args.seeds)}: no seed fmin can read and check")
 

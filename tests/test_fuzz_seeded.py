@@ -166,44 +166,6 @@ def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
     json.dumps(g.marks)
 
 
-def test_an_nvfuser_checkout_gives_its_python_tests_fusions_as_seeds(tmp_path):
-    """A folder with ``csrc/`` and ``tests/python/``: each test's ``fusion_func`` and ``inputs``
-    become a standalone seed; a test whose fusion is not self-contained is reported, not run."""
-    (tmp_path / "csrc").mkdir()
-    (tmp_path / "tests" / "python").mkdir(parents=True)
-    (tmp_path / "tests" / "python" / "test_ops.py").write_text(textwrap.dedent("""\
-        import torch
-        from nvfuser import FusionDefinition, DataType
-
-        class TestOps:
-            def test_add_sum(self):
-                inputs = [torch.ones(2, 4, 8, device="cuda"), torch.ones(2, 4, 8, device="cuda")]
-
-                def fusion_func(fd: FusionDefinition):
-                    t0 = fd.from_pytorch(inputs[0])
-                    t1 = fd.from_pytorch(inputs[1])
-                    t2 = fd.ops.add(t0, t1)
-                    t3 = fd.ops.sum(t2, [-1], False, DataType.Float)
-                    fd.add_output(t3)
-
-                nvf_out, _ = self.exec_nvfuser(fusion_func, inputs)
-
-            def test_helper(self):
-                inputs = make_inputs()
-
-                def fusion_func(fd: FusionDefinition):
-                    t0 = fd.from_pytorch(inputs[0])
-                    fd.add_output(fd.ops.neg(t0))
-
-            def test_no_fusion(self):
-                assert True
-        """))
-    got = seeded.load([str(tmp_path)])
-    assert [os.path.basename(s.path) for s in got.seeds] == ["test_ops__test_add_sum.py"]
-    assert [s.program.op_stmts()[0].op for s in got.seeds] == ["add"]
-    assert len(got.unreadable) == 1 and "test_ops__test_helper.py" in got.unreadable[0]
-
-
 def test_mutants_of_index_matmul_and_aliasing_seeds_are_programs_the_reference_runs(tmp_path):
     """Mutations the static check could not judge once made programs eager torch refuses — index
     values past a shrunk or redrawn extent, a matmul of two dtypes, an expanded input written into,

@@ -28,10 +28,10 @@ so it is reduced and filed as those are.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import math
 import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -68,6 +68,8 @@ class SeededExample(Example):
 class Seeds:
     seeds: list[Seed]
     unreadable: list[str]             # ``file:line:col: why`` of each seed left out
+    #: per nvFuser checkout among the folders: its fusion functions found, read, left out by reason
+    harvests: list = field(default_factory=list)
 
 
 _CACHE: dict[tuple, Seeds] = {}
@@ -83,10 +85,9 @@ def scripts_in(dirs) -> list[str]:
             continue
         if not os.path.isdir(d):
             raise UsageError(f"--seeds {d}: no such directory")
-        if nvfuser_tests.is_checkout(d):   # an nvFuser checkout: its Python tests' fusions, extracted
-            scratch = tempfile.mkdtemp(prefix="fmin-nvfuser-tests-")
-            nvfuser_tests.extract(d, scratch)
-            d = scratch
+        if nvfuser_tests.is_checkout(d):   # an nvFuser checkout: its Python tests' fusions, traced
+            out += nvfuser_tests.scripts(d)
+            continue
         for root, subdirs, files in os.walk(d):
             subdirs[:] = sorted(x for x in subdirs if not x.startswith("."))
             out += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
@@ -125,11 +126,16 @@ def load(dirs, frontend: str | None = None) -> Seeds:
     if key not in _CACHE:
         got, bad = [], []
         for path in scripts_in(dirs):
+            shown = nvfuser_tests.shown(path)   # a traced test fusion's name, else the path
             try:
-                got.append(read_seed(path, frontend))
+                s = read_seed(path, frontend)
+                got.append(s if shown == path else dataclasses.replace(s, path=shown))
+                nvfuser_tests.note(path, None)
             except ScriptError as e:
-                bad.append(str(e))
-        _CACHE[key] = Seeds(got, bad)
+                bad.append(str(e).replace(path, shown))
+                nvfuser_tests.note(path, str(e))
+        _CACHE[key] = Seeds(got, bad, [nvfuser_tests.harvest_report(d) for d in dirs
+                                       if os.path.isdir(d) and nvfuser_tests.is_checkout(d)])
     return _CACHE[key]
 
 

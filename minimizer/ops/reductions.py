@@ -146,8 +146,11 @@ for _name, _fn, _takes, _acc in (("sum", lambda x, d, k: torch.sum(x, d, keepdim
                                  ("prod", _prod, True, True),
                                  ("max", lambda x, d, k: torch.amax(x, d, keepdim=k), False, False),
                                  ("min", lambda x, d, k: torch.amin(x, d, keepdim=k), False, False)):
+    # nvFuser binds each reduction twice: (arg, dims, keepdim, dtype) and (arg, dtype) over every
+    # dim, so ``fd.ops.prod(t, DataType.Float)`` is the second, not a dtype given as dims
     _op(_name, (_ARG, _DIMS_OPT, _KEEPDIM, _DTYPE), _reduction(_fn, _takes, _acc), bypass=("arg",),
-        doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims")
+        doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims",
+        overloads=(("arg", "dtype"),))
 
 
 def _var(ctx, arg, dims, correction, keepdim):
