@@ -15,7 +15,8 @@ Each fusion function (``nvfuser_tests.fusion_functions``) is tagged so that a re
 knows which functions built it. Anything else the tests import from nvFuser is a permissive stub.
 
 DEST gets ``NNNN.py`` per fusion and ``manifest.json``: one row per fusion function (file, line,
-name, test, and the script that holds it or why there is none).
+name, test, and the script that holds it or why there is none). ``FMIN_HARVEST_DEBUG=1`` prints
+each test's failure with its traceback on stderr.
 """
 from __future__ import annotations
 
@@ -550,6 +551,30 @@ def made_inputs(stmts) -> tuple:
     return tuple(out)
 
 
+#: address space a test run again on the CPU may take beyond the worker's (an allocation past it
+#: fails as the test's error instead of the machine running out of memory)
+CPU_BYTES = 4 << 30
+
+
+def on_cpu(fn, cls, params) -> BaseException | None:
+    """The test again with real tensors on the CPU, within ``CPU_BYTES`` more address space."""
+    import resource
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    except (OSError, StopIteration):
+        return RuntimeError("the test needs its tensors' data, and this machine cannot bound a run on the CPU")
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = vm + CPU_BYTES if hard == resource.RLIM_INFINITY else min(vm + CPU_BYTES, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        random.seed(0), torch.manual_seed(0)
+        with device_map("cpu"):
+            return call_test(fn, cls, params, Harness)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def harvest_file(path: str, traced: Traced) -> list[dict]:
     """One row per fusion function of the file: where it is, and the fusion it was traced into or
     why none (its module or its test failed first, or no test ran it)."""
@@ -573,6 +598,8 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
             for params in param_sets(fn, cls):
                 random.seed(0), torch.manual_seed(0)
                 error = call_test(fn, cls, params, Harness)
+                if error is not None and "meta" in str(error) and not lines <= traced.ran.keys():
+                    error = on_cpu(fn, cls, params)   # the test asked its tensors for data
                 if error is not None and os.environ.get("FMIN_HARVEST_DEBUG"):
                     import traceback
                     traceback.print_exception(error, file=sys.stderr)
