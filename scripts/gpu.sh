@@ -302,8 +302,9 @@ buglist_some() {
       --max-examples 0 --minimize-time "${MT:-120}" --minimize-budget "${MB:-240}" --corpus "$W/findings" \
       --summary "$OUT/minimize.json" > "$OUT/minimize.txt" 2>&1
   echo "minimize exit status $? at ${SECONDS}s" >> "$OUT/minimize.txt"
-  for backend in nvfuser inductor; do
-    timeout $(( ${DEADLINE:-540} - 60 - SECONDS )) python3 -m minimizer fuzz --recheck --backend $backend --device cuda \
+  for backend in inductor nvfuser; do   # Inductor's few first: the rest of the time is nvFuser's
+    timeout $(( ${DEADLINE:-540} - 30 - SECONDS > 10 ? ${DEADLINE:-540} - 30 - SECONDS : 10 )) \
+      python3 -m minimizer fuzz --recheck --backend $backend --device cuda \
         --jobs "$J" --timeout 120 --corpus "$W/findings" -q >> "$OUT/recheck.txt" 2>&1
     echo "recheck $backend exit status $? at ${SECONDS}s" >> "$OUT/recheck.txt"
   done
