@@ -295,7 +295,7 @@ buglist_refile() {
 buglist_some() {
   activate "$OUT/versions.txt"
   set -uo pipefail
-  local W=/tmp/fmin-h200/some J=${JOBS:-4} b
+  local W=${SOME_DIR:-/tmp/fmin-h200/some} J=${JOBS:-4} b
   rm -rf "$W" && mkdir -p "$W/findings"
   for b in ${BUCKETS:?BUCKETS: the bucket ids to refile}; do cp -r "corpus/findings/$b" "$W/findings/"; done
   timeout $((${MB:-240} + 120)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "$J" --timeout 120 \
