@@ -129,7 +129,7 @@ def test_the_bug_list_has_a_section_per_class_and_counts_bugs_only(tmp_path):
     (row,) = [line for line in checks.splitlines() if line.startswith("| alias-twice")]
     assert "687832e6d588" in row and "c89c43396eca" in row and "mismatch (values) ×2" in row   # one row per rule
     assert "## Segmentation differences (1)" in md and "## By design (4)" in md and "## Stale (1)" in md
-    assert "## fmin's own (1)" in md
+    assert "## fmin's own (2)" in md   # d75eb7eb0dd7, e46106519102
 
 
 def test_a_program_refused_while_it_is_defined_is_no_bug():
@@ -148,3 +148,15 @@ def test_a_program_refused_while_it_is_defined_is_no_bug():
         assert classes.decide(meta, script, outcome, violations=None).cls == cls, b
     meta, script, outcome = _bucket("86acf0590d80")   # an internal assert while executing: a bug
     assert classes.refusal(meta, outcome) is None
+
+
+def test_a_program_the_static_check_refuses_today_is_fmins_own():
+    """e46106519102 (a seeded mutant, the H100): ``scaled_mm`` of an operand with a stride-0 row,
+    which torch's cuBLAS path refuses ("self must be row_major") and nvFuser passed to it; filed
+    before fmin's static check learnt the rule, it is the mutation's fault, not nvFuser's."""
+    meta, script, outcome = _bucket("e46106519102")
+    assert "overlap in memory" in classes.static_rejection(script)
+    d = classes.decide(meta, script, outcome)
+    assert d.cls == "fmin" and "static check rejects" in d.reason
+    meta, script, outcome = _bucket("86acf0590d80")
+    assert classes.static_rejection(script) is None

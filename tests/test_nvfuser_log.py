@@ -323,3 +323,26 @@ def test_an_nvrtc_key_is_the_logs_first_error_not_a_warning_before_it():
     long = text[:text.index("CUDA NVRTC compile error")] + "// Codegen generated code\n" + source + "\n" + log
     kept = kept_text(long)
     assert len(kept) < len(long) and kept.endswith(log) and "T1999" not in kept
+
+
+def test_an_nvrtc_error_after_a_long_kernel_keeps_its_family():
+    """A real NVRTC failure (tests/data/nvfuser/nvrtc-0.2.36: a Half ``round`` on the H100): the
+    generated kernel is printed before the log; a longer kernel (a fusion of 50 ops) pushes the
+    log's error lines past the 6000 characters an outcome keeps, and with them the operand types
+    that make it the reduced-precision family. The outcome keeps the log instead of the kernel
+    (``kept_text``), so the family is told with a kernel of any length."""
+    import os
+    from conftest import ROOT
+    from minimizer.backends.nvfuser import classify
+    from minimizer.backends.nvfuser_rootcause import REDUCED_PRECISION, rootcause
+    with open(os.path.join(ROOT, "tests", "data", "nvfuser", "nvrtc-0.2.36", "half_round.log")) as f:
+        log = f.read()
+    text = log[log.index("RuntimeError: ") + len("RuntimeError: "):log.rindex("\nexit: ")]
+    head, kernel = text.split("// Codegen generated code", 1)
+    kernel, nvrtc = kernel.split("CUDA NVRTC compile error", 1)
+    for copies in (1, 8):   # as printed, and a kernel eight times as long
+        t = head + "// Codegen generated code" + kernel * copies + "CUDA NVRTC compile error" + nvrtc
+        out = classify(RuntimeError(t))
+        assert "argument types are: (nvf::__half)" in out["message"] and "__global__" not in out["message"]
+        assert rootcause(out["signature"], out["message"]).endswith(REDUCED_PRECISION)
+    assert "argument types are" not in f"RuntimeError: {t}"[:6000]   # what an outcome kept before

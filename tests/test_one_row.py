@@ -288,3 +288,25 @@ def test_buckets_once_keyed_alike_then_told_apart_stay_apart(tmp_path):
     assert record.load_dir(str(root / "b320a6909b04")).old_keys == ["nvfuser mismatch values: linear"]
     rekey(str(root))
     assert sorted(b.id for b in Store(str(root)).buckets()) == ["45c1b711f3a0", "b320a6909b04"]
+
+
+def test_the_bare_assertions_of_one_function_are_one_root_cause():
+    """``RepeatOp``'s constructor asserts, with no message, that a repeated broadcast dim is not
+    expanded and has extent one: a ``cat`` of one tensor with itself over an expanded dim
+    (1d9b025f01de) and over a dim sliced to one (e1f05e2ae885, the H100) broke one and the other.
+    One translation, one fix: one row, the conditions listed in it."""
+    from minimizer.backends.nvfuser_rootcause import BARE_ASSERT, particulars, rootcause as nv_rootcause
+    from minimizer.fuzz import buglist
+    sigs = ["nvfuser internal-assert: ir/internal_nodes.cpp:RepeatOp: RuntimeError: Expected "
+            f"{c} ." for c in ("!in_domain.at(i)->hasExpandedExtent()", "in_domain.at(i)->extent()->isOneInt()")]
+    keys = {nv_rootcause(s) for s in sigs}
+    assert len(keys) == 1 and keys.pop().endswith(BARE_ASSERT)
+    assert particulars(sigs[1], None) == {"conditions": ["in_domain.at(i)->extent()->isOneInt()"]}
+    other = "nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: " \
+            "Expected !immediate_reduction_tvs.empty() ."
+    assert nv_rootcause(other) != nv_rootcause(sigs[0])                    # another function: another cause
+    said = "nvfuser internal-assert: ops/arith.cpp:scan: RuntimeError: Closed-form scan of expanded dimension"
+    assert not nv_rootcause(said).endswith(BARE_ASSERT)                # an assertion that says why keeps its words
+    m = Store(os.path.join(ROOT, "corpus", "findings")).meta(nv_rootcause(sigs[0]).join(["nvfuser error ", ""]))
+    assert m is not None and set(m.particulars["conditions"]) == {c.split("Expected ")[1][:-2] for c in sigs}
+    assert "`in_domain.at(i)->extent()->isOneInt()`" in buglist._listed(m)

@@ -185,6 +185,8 @@ def rootcause(signature: str, message: str | None = None) -> str:
     kind = site_kind(parts["kind"], line)
     if kind == "compile" and reduced_precision_functions(message):
         line = REDUCED_PRECISION
+    elif kind == "internal-assert" and _BARE.match(line):
+        line = BARE_ASSERT
     where = f"{parts['file']}:{func}: " if parts["file"] else ""
     return f"nvfuser {kind}: {where}{parts['exc']}: {line[:TEMPLATE_CHARS]}"
 
@@ -241,9 +243,27 @@ def reduced_precision_functions(message: str | None) -> list[str]:
 
 def particulars(signature: str, message: str | None) -> dict:
     """What a row lists besides its root cause: for the reduced-precision family the functions
-    the fusion's operands met (``{"functions": [...]}``), else nothing."""
+    the fusion's operands met (``{"functions": [...]}``), for a bare assertion its condition
+    (``{"conditions": [...]}``), else nothing."""
     parts = split_signature(signature)
-    if parts is None or parts["kind"] != "compile":
+    if parts is None:
+        return {}
+    if parts["kind"] == "internal-assert":
+        m = _BARE.match(template(parts["msg"]))
+        return {"conditions": [m.group(1)]} if m else {}
+    if parts["kind"] != "compile":
         return {}
     found = reduced_precision_functions(message)
     return {"functions": found} if found else {}
+
+
+# ---------------------------------------------------------------------------------------------
+# bare assertions
+
+#: an ``NVF_ERROR(cond)`` with no message of its own: nvFuser prints only ``Expected <cond> .``
+_BARE = re.compile(r"^Expected (.+?) \.$")
+#: what the root cause says for any bare assertion of one function: which of a function's
+#: preconditions its caller broke is a detail of one fix (ClusterFuzz's crash state is the
+#: frames, not the line) — ``RepeatOp``'s "not expanded" and "extent one" are the two checks of
+#: one translation (a ``cat`` of one tensor with itself made a repeat of a broadcast dim)
+BARE_ASSERT = "an assertion without a message failed"

@@ -145,6 +145,17 @@ def _seed(m: Bucket) -> str:
     return f"; seed {first}" + (f" (+{len(seeds) - 1})" if len(seeds) > 1 else "")
 
 
+def _listed(m: Bucket) -> str:
+    """What the row lists beside its root cause (``Bucket.particulars``: the functions a
+    reduced-precision NVRTC error met, the conditions of a bare assertion), eight at most."""
+    parts = []
+    for name, values in sorted((m.particulars or {}).items()):
+        vals = [str(v) for v in values]
+        more = f" +{len(vals) - 8}" if len(vals) > 8 else ""
+        parts.append(f"{name}: {', '.join(f'`{v}`' for v in vals[:8])}{more}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def row(m: Bucket, d: str, root: str) -> dict:
     """One bucket's cells (plain text), ``d`` its directory, ``root`` the directory its link is
     relative to (the corpus, for its report.md; the user's, for what a campaign prints)."""
@@ -165,7 +176,7 @@ def row(m: Bucket, d: str, root: str) -> dict:
     ex = m.examples or []
     rel = os.path.relpath(os.path.join(d, name), root) if name else ""
     return {"bucket": m.id or os.path.basename(d), "backend": m.backend or "?", "kind": kind_of(m),
-            "where raised": where, "message": msg,
+            "where raised": where, "message": _cell(msg, 160 - len(_listed(m))) + _listed(m),
             "seen": f"{m.count}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
             "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
             "reproduces standalone": standalone_words(m), "first seen": str(m.first_seen)[:16],

@@ -18,7 +18,9 @@ else fmin finds is kept, in a section of its own:
 * **debug dump**: a failure its attachment shows only with the backend's debug output on
   (``standalone.dump_only``: nvFuser's ``NVFUSER_DUMP``) — the dump code's own failure, which no
   user without the dump meets;
-* **fmin**: the generator or the reference was wrong; **stale**: no longer shown when replayed.
+* **fmin**: the generator or the reference was wrong, or fmin's own static check refuses the
+  program today (``static_rejection``: a rule learnt after the bucket was filed);
+  **stale**: no longer shown when replayed.
 
 ``decide`` reads only what a bucket stores (``finding.json``, its outcome, its filed script), so
 ``merge-findings`` reclassifies a corpus offline. The validity rules come through a seam
@@ -69,6 +71,9 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
     broken = invalid(meta, script, outcome, violations)
     if broken is not None:
         return Decision("missing-check", broken[1], broken[0])
+    rejected = static_rejection(script)
+    if rejected is not None:   # a program fmin's own check refuses today: its generator or mutations made it
+        return Decision("fmin", f"the static check rejects the program: {rejected}")
     refused = refusal(meta, outcome)
     if refused is not None:
         return refused
@@ -86,6 +91,25 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
 
 #: what a deliberate refusal says (a check that names the unsupported case or the requirement)
 _SAYS_UNSUPPORTED = re.compile(r"\b(?:not (?:yet )?supported|unsupported|should be|must be|only supports?)\b", re.I)
+
+
+def static_rejection(script: str | None) -> str | None:
+    """Why fmin's static check (``program.static``: the reference on meta tensors, with the ops'
+    own rules such as ``scaled_mm``'s operand layouts) refuses the bucket's script today, or None.
+    A campaign keeps no program it refuses; a bucket filed before a rule was learnt is fmin's."""
+    if not script:
+        return None
+    try:
+        from ..program import parse
+        from ..program.static import check
+        program = parse(script, "repro.py")
+    except Exception:   # a script this fmin cannot read is judged by what it stored
+        return None
+    try:
+        check(program)
+    except Exception as e:
+        return str(e)
+    return None
 
 
 def refusal(meta: Bucket, outcome: dict | None) -> Decision | None:
@@ -144,4 +168,4 @@ def _backend(meta: Bucket):
         return None
 
 
-__all__ = ["CLASSES", "Decision", "decide", "refusal", "invalid", "is_segmentation", "changed_kinds", "default_violations"]
+__all__ = ["CLASSES", "Decision", "decide", "refusal", "static_rejection", "invalid", "is_segmentation", "changed_kinds", "default_violations"]

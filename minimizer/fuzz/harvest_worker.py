@@ -34,7 +34,7 @@ import types
 import torch
 
 from .. import dtypes
-from ..model import DIRECT, LEGACY, Dialect, Program, ScalarArg, TensorArg
+from ..model import DIRECT, FRONTENDS, LEGACY, Dialect, Program, ScalarArg, TensorArg
 from ..backends.devicemap import device_map
 from ..frontend.fusion_definition import FusionDefinition, make_module, reference_executor
 from ..program.printer import to_source
@@ -218,7 +218,7 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.last_for = last_for   # the checkout whose code's imports may be stubbed
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname.split(".")[0] in ("nvfuser", "nvfuser_direct") and "." in fullname or \
+        if fullname.split(".")[0] in FRONTENDS and "." in fullname or \
                 self.last_for and _from_checkout(self.last_for):
             return importlib.machinery.ModuleSpec(fullname, self)
         return None

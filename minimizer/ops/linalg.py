@@ -145,8 +145,8 @@ def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None
     if output_block_scale_size or output_gamma or alpha is not None or beta is not None:
         raise NotImplementedError("scaled_mm: only the per-tensor-scaled form has a torch reference")
     out_dtype = to_torch(getattr(dtype, "name", dtype))
+    _scaled_mm_rules(mat1, mat2, scale1, scale2)   # on every device: what cuBLAS refuses, the CPU kernel may not
     if mat1.device.type == "meta":
-        _scaled_mm_rules(mat1, mat2, scale1, scale2)
         return torch.empty((mat1.shape[0], mat2.shape[1]), dtype=out_dtype, device="meta"), None, None
     out = torch._scaled_mm(mat1, mat2, scale_a=scale1, scale_b=scale2, bias=bias, out_dtype=out_dtype)
     return out, None, None

@@ -1,0 +1,22 @@
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 3 --timeout 120 --max-examples 0 --minimize-time 60 --minimize-budget 120 --corpus findings --summary minimize.json
+# property: the same failure (error `nvfuser internal-assert: codegen.cpp:handle: RuntimeError: Scan only supports constant block dimension for now: blockDim.x`)
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
+# torch version: 2.11.0+cu130
+# nvfuser_direct version: 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[4, 2, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.slice(tv0, start_indices=[0, 1, 4], end_indices=[3, 6, 6])
+    tv2 = fd.ops.cummin(tv1, dim=0)
+    tv3 = fd.ops.gt(tv2, 1.0)
+    fd.add_output(tv3)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [
+    torch.testing.make_tensor((4, 2, 7), dtype=torch.float32, device='cuda'),
+]
+fd.execute(inputs)

@@ -1,0 +1,30 @@
+# CUDA devices:
+#  0: NVIDIA H100 80GB HBM3
+#  1: NVIDIA H100 80GB HBM3
+# torch version: 2.9.0+cu128
+# cuda version: 12.8
+# nvfuser version: 0.2.35+git2b0490a
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion_id1(fd : FusionDefinition) -> None :
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[None, True], dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[1, 0])
+    T1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float8_e4m3fn, is_cpu=False, stride_order=[0, 1])
+    T2 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=False)
+    T3 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=False)
+    T4, _, _ = fd.ops.scaled_mm(T0, T1, T2, T3, None, None, None, dtype=DataType.BFloat16, output_block_scale_size=0, output_block_scale_dtype=DataType.BFloat16, output_gamma=False)
+    T5 = fd.ops.cast(T4, dtype=DataType.Float)
+    T6 = fd.ops.relu(T5)
+    T7 = fd.ops.cast(T6, dtype=DataType.BFloat16)
+    fd.add_output(T7)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id1(fd)
+
+inputs = [
+    torch.randn(64, dtype=torch.float32, device='cuda:0').to(torch.float8_e4m3fn).as_strided((32, 64), (0, 1)),
+    torch.randn(3072, dtype=torch.float32, device='cuda:0').to(torch.float8_e4m3fn).as_strided((64, 48), (1, 64)),
+    torch.testing.make_tensor((), dtype=torch.float32, device='cuda:0', low=0.5, high=2.0),
+    torch.testing.make_tensor((), dtype=torch.float32, device='cuda:0', low=0.5, high=2.0),
+]
+fd.execute(inputs)
