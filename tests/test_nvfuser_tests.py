@@ -220,9 +220,23 @@ def test_the_report_counts_every_fusion_function_with_its_reason(harvested):
 def test_the_tests_run_in_a_worker_and_the_seeds_name_the_test(harvested):
     d, got, tmp = harvested
     assert int((tmp / "pid").read_text()) != os.getpid()
-    real = os.path.realpath(d)
-    assert all(s.path.startswith(os.path.join(real, "tests", "python", "test_shapes.py::")) for s in got.seeds)
+    assert all(s.path.startswith(os.path.join(os.path.normpath(d), "tests", "python", "test_shapes.py::"))
+               for s in got.seeds)
     assert all(not line.startswith(("/tmp/fmin-nvfuser-tests-", "fmin-nvfuser")) for line in got.unreadable)
+
+
+def test_seeds_are_named_under_the_checkout_as_the_user_named_it(tmp_path, monkeypatch):
+    """``--seeds fuser``: a finding's seed names ``fuser/tests/python/...``, not a directory of
+    the machine that ran the campaign (a GPU machine's ``/work/...`` reached a bug list)."""
+    monkeypatch.setenv("FMIN_TEST_PID_FILE", str(tmp_path / "pid"))
+    checkout(tmp_path / "fuser")
+    monkeypatch.chdir(tmp_path)
+    try:
+        got = seeded.load(["fuser"])
+        assert got.seeds and all(s.path.startswith("fuser/tests/python/test_shapes.py::") for s in got.seeds)
+    finally:
+        seeded._CACHE.clear()
+        nvfuser_tests.cleanup()
 
 
 def test_a_replay_in_a_fresh_process_draws_the_same_seeded_programs(harvested):

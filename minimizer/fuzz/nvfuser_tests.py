@@ -93,6 +93,9 @@ class Harvest:
     by_script: dict[str, dict] = field(default_factory=dict)
     #: the script path -> None (read) or why the reader left it out
     read: dict[str, str | None] = field(default_factory=dict)
+    #: the checkout as the user named it (``--seeds ../Fuser``): seeds are named under it, so a
+    #: finding names no directory of the machine that ran the campaign
+    given: str = ""
 
 
 _HARVESTS: dict[str, Harvest] = {}
@@ -138,7 +141,7 @@ def harvest(checkout: str) -> Harvest:
         if not _HARVESTS:
             atexit.register(cleanup)
         scratch = tempfile.mkdtemp(prefix="fmin-nvfuser-tests-")
-        h = Harvest(key, scratch, [])
+        h = Harvest(key, scratch, [], given=os.path.normpath(checkout))
         _HARVESTS[key] = h
         h.rows = extract(key, scratch)
         h.by_script = {r["script"]: r for r in h.rows if "script" in r}
@@ -172,7 +175,10 @@ def shown(path: str) -> str:
     if got is None:
         return path
     h, row = got
-    return _name(row, h.rows)
+    name = _name(row, h.rows)
+    if h.given and name.startswith(h.checkout + os.sep):
+        name = os.path.join(h.given, name[len(h.checkout) + 1:])
+    return name
 
 
 def _name(row: dict, rows: list[dict]) -> str:
