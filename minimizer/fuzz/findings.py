@@ -453,20 +453,7 @@ def merge_equal_keys(store: Store) -> list[tuple[str, str]]:
     so ``merge`` copies it in as new and no re-key moves either. A key another bucket once had
     (``old_keys``) is no reason: two buckets first keyed alike may have been told apart by their
     reductions since. Returns (absorbed id, id it is in now) pairs."""
-    homes: dict[str, str] = {}
-    merged = []
-    for m in store.buckets():
-        d = os.path.join(store.root, m.id)
-        home = homes.get(m.key)
-        if not os.path.isdir(d) or home == d:
-            continue
-        if home is None or not os.path.isdir(home):
-            homes[m.key] = d
-            continue
-        kept = store.absorb(home, d)
-        homes.update({k: kept for k, v in homes.items() if v in (home, d)})
-        merged.append((os.path.basename(d if kept == home else home), os.path.basename(kept)))
-    return merged
+    return _merge_alike(store, lambda m, d: m.key)
 
 
 def merge_equal_programs(store: Store, only: str | None = None) -> list[tuple[str, str]]:
@@ -474,20 +461,29 @@ def merge_equal_programs(store: Store, only: str | None = None) -> list[tuple[st
     program up to names, sizes and dtypes (``keys.canonical_form``): one bug met in other sizes
     and dtypes, however the backend worded it. ``only``: a key whose bucket alone is compared
     with the others (a bucket just minimized). Returns (absorbed id, id it is in now) pairs."""
-    homes: dict[tuple, str] = {}
+    def form(m: Bucket, d: str):
+        if not m.minimized or m.kind not in ("failure", "mismatch"):
+            return None
+        program = _program(_read(_reduced(d)) if _reduced(d) else None)
+        return None if program is None else (m.kind, m.backend, m.owner, canonical_form(program))
+    return _merge_alike(store, form, store.dir(only) if only is not None else None)
+
+
+def _merge_alike(store: Store, form_of, target: str | None = None) -> list[tuple[str, str]]:
+    """Absorb every bucket into the first one of the same ``form_of(bucket, dir)`` (None: leave it
+    alone); with ``target`` (a directory), only merges that involve it."""
+    homes: dict = {}
     merged = []
-    target = store.dir(only) if only is not None else None
     for m in store.buckets():
         d = os.path.join(store.root, m.id)
-        if not os.path.isdir(d) or not m.minimized or m.kind not in ("failure", "mismatch"):
+        form = form_of(m, d) if os.path.isdir(d) else None
+        if form is None:
             continue
-        program = _program(_read(_reduced(d)) if _reduced(d) else None)
-        if program is None:
-            continue
-        form = (m.kind, m.backend, m.owner, canonical_form(program))
         home = homes.get(form)
-        if home is None or (target is not None and target not in (home, d)):
-            homes.setdefault(form, d)
+        if home is None or not os.path.isdir(home):
+            homes[form] = d
+            continue
+        if target is not None and target not in (home, d):
             continue
         homes[form] = store.absorb(home, d)
         merged.append((os.path.basename(d if homes[form] == home else home), os.path.basename(homes[form])))
