@@ -190,9 +190,11 @@ cmd_seeded() {
 #   (docs/fuzz.md "Feedback"). Then scripts/compare_feedback.py: programs, decision signatures and
 #   features covered, new buckets and root causes per campaign, what only each found. Knobs: FMIN_T
 #   (240), JOBS (5 each: three campaigns on 16 cores), SEEDS (corpus/*.py corpus/seeds, or an
-#   nvFuser checkout folder carried along), SEED (2031), MT (20), MB (60), BACKEND (nvfuser), DEVICE
-#   (cuda). CPU stand-in: NVF=none BACKEND=inductor DEVICE=cpu FMIN_T=20 JOBS=1. Leaves under $OUT:
-#   versions.txt, {generative,seeded,feedback}.txt and .json, compare.txt, corpora.tgz.
+#   nvFuser checkout folder carried along), SEED (2031), MT (20), MB (60; 0: no minimization, each
+#   campaign ends at FMIN_T and its new buckets are minimized by a later call, `buglist some`),
+#   BACKEND (nvfuser), DEVICE (cuda). CPU stand-in: NVF=none BACKEND=inductor DEVICE=cpu FMIN_T=20
+#   JOBS=1. Leaves under $OUT: versions.txt, {generative,seeded,feedback}.txt and .json, compare.txt,
+#   {generative,seeded,feedback}.tgz (each corpus packed as soon as its campaign ends).
 cmd_feedback() {
   activate "$OUT/versions.txt"
   set -uo pipefail
@@ -202,23 +204,20 @@ cmd_feedback() {
   # shellcheck disable=SC2206
   local seeds=(${SEEDS:-corpus/*.py corpus/seeds})
   local common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOBS:-5}" --time "$T"
-                --seed "${SEED:-2031}" --timeout 120 --minimize-time "${MT:-20}" --minimize-budget "$MB"
-                --fail-on never -q)
+                --seed "${SEED:-2031}" --timeout 120 --fail-on never -q)
+  if [ "$MB" = 0 ]; then common+=(--no-minimize); else common+=(--minimize-time "${MT:-20}" --minimize-budget "$MB"); fi
   for c in generative seeded feedback; do
     local extra=()
     [ "$c" != generative ] && extra=(--seeds "${seeds[@]}")
     [ "$c" = feedback ] && extra+=(--feedback)
-    timeout $((T + MB + 150)) python3 -m minimizer fuzz "${common[@]}" "${extra[@]}" --corpus "$W/$c" \
-        --summary "$OUT/$c.json" > "$OUT/$c.txt" 2>&1 &
+    { timeout $((T + MB + 150)) python3 -m minimizer fuzz "${common[@]}" "${extra[@]}" --corpus "$W/$c" \
+        --summary "$OUT/$c.json" > "$OUT/$c.txt" 2>&1
+      echo "$c campaign exit status $? at ${SECONDS}s" >> "$OUT/$c.txt"
+      tar czf "$OUT/$c.tgz" -C "$W" "$c"; } &
     pids+=($!)
   done
-  local i=0
-  for c in generative seeded feedback; do
-    wait "${pids[$i]}"; echo "$c campaign exit status $?" >> "$OUT/$c.txt"
-    i=$((i + 1))
-  done
+  wait "${pids[@]}"
   echo "campaigns done at ${SECONDS}s" >> "$OUT/versions.txt"
-  tar czf "$OUT/corpora.tgz" -C "$W" generative seeded feedback
   python3 scripts/compare_feedback.py "generative=$OUT/generative.json:$W/generative" \
       "seeded=$OUT/seeded.json:$W/seeded" "feedback=$OUT/feedback.json:$W/feedback" > "$OUT/compare.txt" 2>&1
   echo "done at ${SECONDS}s" >> "$OUT/versions.txt"
@@ -287,7 +286,7 @@ buglist_refile() {
   cat "$OUT/versions.txt" "$OUT/rekey.txt" "$OUT/minimize.txt" "$OUT/recheck.txt"
 }
 
-# some: the buckets BUCKETS names (ids of corpus/findings), copied into a corpus of their own: its
+# some: the buckets BUCKETS names (ids of SOME_FROM, default corpus/findings), copied into a corpus of their own: its
 #   unminimized nvFuser buckets minimized and filed, each then rechecked on nvFuser (and the
 #   Inductor ones on Triton, DEVICE cuda), and every repro.min.py run outside fmin; leaves
 #   $OUT/some.tgz (the sub-corpus: copy its buckets over corpus/findings, then `fmin merge-findings
@@ -297,7 +296,7 @@ buglist_some() {
   set -uo pipefail
   local W=${SOME_DIR:-/tmp/fmin-h200/some} J=${JOBS:-4} b
   rm -rf "$W" && mkdir -p "$W/findings"
-  for b in ${BUCKETS:?BUCKETS: the bucket ids to refile}; do cp -r "corpus/findings/$b" "$W/findings/"; done
+  for b in ${BUCKETS:?BUCKETS: the bucket ids to refile}; do cp -r "${SOME_FROM:-corpus/findings}/$b" "$W/findings/"; done
   timeout $((${MB:-240} + 120)) python3 -m minimizer fuzz --backend nvfuser --device cuda --jobs "$J" --timeout 120 \
       --max-examples 0 --minimize-time "${MT:-120}" --minimize-budget "${MB:-240}" --corpus "$W/findings" \
       --summary "$OUT/minimize.json" > "$OUT/minimize.txt" 2>&1
