@@ -27,6 +27,7 @@ import inspect
 import json
 import os
 import random
+import re
 import signal
 import sys
 import types
@@ -224,10 +225,67 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
+        if self.last_for and spec.name in STAND_INS:
+            return STAND_INS[spec.name]()
         return _stub(spec.name)
 
     def exec_module(self, module):
         pass
+
+
+class LooseVersion:
+    """``looseversion.LooseVersion`` (distutils' version order): numbers compare as numbers, words
+    as words. A test helper that gates what it defines on the torch version
+    (``LooseVersion(torch.__version__) >= ...``) must see the answer the real package gives, not a
+    stub's: a false one defines another fusion than nvFuser's CI runs (and one this torch's
+    tensors do not fit)."""
+
+    def __init__(self, text: str = ""):
+        self.vstring = str(text)
+        parts = [p for p in re.split(r"(\d+|[a-z]+|\.)", self.vstring.lower()) if p and p != "."]
+        self.version = [int(p) if p.isdigit() else p for p in parts]
+
+    def _key(self, other):
+        other = other if isinstance(other, LooseVersion) else LooseVersion(other)
+        def key(v):
+            return [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in v.version]
+        return key(self), key(other)
+
+    def __eq__(self, other):
+        a, b = self._key(other)
+        return a == b
+
+    def __lt__(self, other):
+        a, b = self._key(other)
+        return a < b
+
+    def __le__(self, other):
+        a, b = self._key(other)
+        return a <= b
+
+    def __gt__(self, other):
+        a, b = self._key(other)
+        return a > b
+
+    def __ge__(self, other):
+        a, b = self._key(other)
+        return a >= b
+
+    __hash__ = None
+
+    def __str__(self):
+        return self.vstring
+
+
+def _looseversion() -> types.ModuleType:
+    mod = types.ModuleType("looseversion")
+    mod.LooseVersion = LooseVersion
+    return mod
+
+
+#: packages a test helper imports that this machine may lack and whose answers matter (a stub
+#: would answer every question "no"): what stands in for each
+STAND_INS = {"looseversion": _looseversion}
 
 
 class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -287,12 +345,29 @@ def install(traced: Traced, checkout: str) -> None:
     _one_gpu()
     from ..frontend.fusion_definition import Tensor
     Tensor.size = lambda self, dim: self._fd.ops.size(self, dim)   # nvFuser's Tensor.size(dim)
+    Tensor.dtype = _dtype_of
     from ..frontend.fusion_definition import Scalar, Vector
     _operators(Tensor), _operators(Scalar)
     Tensor.is_tensor, Scalar.is_tensor, Vector.is_tensor = (lambda self: True), (lambda self: False), (lambda self: False)
     sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
                                                           os.path.join(checkout, "tests", "python")])]
     sys.meta_path.append(_StubFinder(last_for=os.path.join(os.path.realpath(checkout), "")))
+
+
+def _dtype_of(tensor):
+    """nvFuser's ``TensorView.dtype()`` on a recorded value: the statements recorded so far, run on
+    ``meta`` inputs made from their definitions, with the value as the output."""
+    from ..frontend.fusion_definition import DataType
+    from ..model import OUTPUT, Ref, Stmt
+    from ..ops import Ctx, bind, lookup
+    from ..program.interpret import run
+    fd = tensor._fd
+    bound = bind(lookup(OUTPUT), (Ref(tensor.name),), (), fd.frontend)
+    stmts = list(fd.stmts) + [Stmt((), OUTPUT, bound.args, bound.npos)]
+    inputs = [torch.empty_strided(a.shape, a.strides, dtype=dtypes.to_torch(a.dtype), device="meta")
+              if isinstance(a, TensorArg) else a.value for a in made_inputs(fd.stmts)]
+    (out,) = run(stmts, inputs, frontend=fd.frontend, ctx=Ctx(device="meta", frontend=fd.frontend)).outputs
+    return getattr(DataType, dtypes.from_torch(out.dtype))
 
 
 #: Python operators on nvFuser values and the ops they stand for (nvFuser's Tensor and Scalar
