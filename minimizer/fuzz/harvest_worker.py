@@ -35,7 +35,7 @@ import types
 import torch
 
 from .. import dtypes
-from ..model import DIRECT, FRONTENDS, LEGACY, Dialect, Program, ScalarArg, TensorArg
+from ..model import DIRECT, FRONTENDS, LEGACY, Dialect, Program, ScalarArg, TensorArg, is_input_decl
 from ..backends.devicemap import device_map
 from ..frontend.fusion_definition import FusionDefinition, make_module, reference_executor
 from ..program.printer import to_source
@@ -55,12 +55,17 @@ class _AnyClass(type):
 
 
 class Anything(metaclass=_AnyClass):
-    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false."""
+    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false.
+    Called with a lone function, it gives the function back: a stubbed decorator
+    (``@LruFusionCache(max_fusions=10)``) leaves what it decorates, so the test still defines
+    its fusions through it."""
 
     def __init__(self, *args, **kwargs):
         pass
 
     def __call__(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs and inspect.isfunction(args[0]):
+            return args[0]
         return Anything()
 
     def __getattr__(self, name):
@@ -174,7 +179,32 @@ def _fd_class(base, traced: Traced):
         if self.__dict__.get("_fmin_depth"):   # called while a fusion function defines it
             self.__dict__.setdefault("_fmin_unknown", []).append(name)
         return Anything()
-    return type("FusionDefinition", (base,), {"execute": execute, "validate": execute, "__getattr__": getattr_})
+
+    def delattr_(self, name):   # a test dropping nvFuser's internals (``del fd._fusion``) the recorder lacks
+        self.__dict__.pop(name, None)
+    return type("FusionDefinition", (base,), {"execute": execute, "validate": execute, "__getattr__": getattr_,
+                                              "__delattr__": delattr_, "fusion": property(_FusionView)})
+
+
+class _FusionView:
+    """``fd.fusion``, nvFuser's ``Fusion`` behind a definition, as far as a test's sharding code
+    asks it: ``inputs()`` are the recorded inputs' values (a test sets each one's device mesh);
+    anything else is a stub, noted while defining as ``fd.<name>`` is."""
+
+    def __init__(self, fd):
+        self._fd = fd
+
+    def inputs(self) -> list:
+        from ..frontend.fusion_definition import Scalar, Tensor
+        return [(Tensor if s.is_tensor_decl else Scalar)(self._fd, s.outs[0])
+                for s in self._fd.stmts if is_input_decl(s)]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._fd.__dict__.get("_fmin_depth"):
+            self._fd.__dict__.setdefault("_fmin_unknown", []).append(f"fusion.{name}")
+        return Anything()
 
 
 def _stub(name: str, extra: dict | None = None) -> types.ModuleType:
@@ -346,12 +376,23 @@ def install(traced: Traced, checkout: str) -> None:
     from ..frontend.fusion_definition import Tensor
     Tensor.size = lambda self, dim: self._fd.ops.size(self, dim)   # nvFuser's Tensor.size(dim)
     Tensor.dtype = _dtype_of
+    for name in SCHEDULING:
+        setattr(Tensor, name, lambda self, *a, **k: Anything())
     from ..frontend.fusion_definition import Scalar, Vector
     _operators(Tensor), _operators(Scalar)
     Tensor.is_tensor, Scalar.is_tensor, Vector.is_tensor = (lambda self: True), (lambda self: False), (lambda self: False)
     sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
                                                           os.path.join(checkout, "tests", "python")])]
     sys.meta_path.append(_StubFinder(last_for=os.path.join(os.path.realpath(checkout), "")))
+
+
+#: nvFuser's ``TensorView`` methods that shard or schedule it without changing what the fusion
+#: computes. The harness is one process of one device (``Harness.size``): a tensor split over a
+#: mesh of one is the whole tensor, so each is a no-op here (what it returns, ``tv.axis(i)``
+#: included, is a stub)
+SCHEDULING = ("set_device_mesh", "outer_split", "inner_split", "split", "merge", "reorder", "axis",
+              "parallelize", "set_allocation_domain", "get_loop_domain", "get_logical_domain",
+              "get_allocation_domain")
 
 
 def _dtype_of(tensor):
@@ -515,6 +556,8 @@ class Harness(Anything):
     def shard_tensor(self, t, *args, **kwargs):
         """A multidevice test's input as one process of one sees it: the whole tensor."""
         return t
+
+    shard_tensor_1d = shard_tensor
 
     def exec_nvfuser(self, fusion_func, inputs, *args, **kwargs):
         with self.frontend_class() as fd:
