@@ -142,11 +142,28 @@ def test_empty_and_size_one_expanded_inputs(nvfuser_direct_test):
     nvfuser_direct_test.exec_nvfuser(expanded_to_one, [torch.ones(1, 1, device="cuda")])
 '''
 
+LEGACY_TESTS = '''\
+import torch
+from nvfuser import FusionDefinition, DataType
+
+
+def test_legacy_vector_input_as_a_tuple(nvfuser_test):
+    inputs = [torch.randn(2, 3, 4, device="cuda"), (6, 4)]
+
+    def fusion_func(fd: FusionDefinition):
+        t0 = fd.from_pytorch(inputs[0])
+        new_shape = fd.define_vector(2)
+        fd.add_output(fd.ops.sum(fd.ops.reshape(t0, new_shape), dims=[0]))
+
+    nvfuser_test.exec_nvfuser(fusion_func, inputs)
+'''
+
 NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of_a_value::fusion_func",
          "test_negative_broadcast_dim::fusion_func", "test_version_gated_dtype::fusion_func",
          "test_fusions_through_a_cache_decorator::create_fd", "test_internals_dropped::fusion_id0",
          "test_internals_dropped::fusion_id1", "sharded_definition",
-         "test_empty_and_size_one_expanded_inputs::empty", "test_empty_and_size_one_expanded_inputs::expanded_to_one"]
+         "test_empty_and_size_one_expanded_inputs::empty", "test_empty_and_size_one_expanded_inputs::expanded_to_one",
+         "test_legacy_vector_input_as_a_tuple::fusion_func"]
 
 
 @pytest.fixture(scope="module")
@@ -156,9 +173,10 @@ def reached(tmp_path_factory):
     (root / "tests" / "python" / "direct").mkdir(parents=True)
     (root / "tests" / "python" / "direct" / "reach_helpers.py").write_text(HELPERS)
     (root / "tests" / "python" / "direct" / "test_reach.py").write_text(TESTS)
+    (root / "tests" / "python" / "test_reach_legacy.py").write_text(LEGACY_TESTS)
     try:
         got = seeded.load([str(root)])
-        yield got, {s.path.split("test_reach.py::", 1)[1]: s.program for s in got.seeds}
+        yield got, {s.path.split("test_reach", 1)[1].split("::", 1)[1]: s.program for s in got.seeds}
     finally:
         seeded._CACHE.clear()
         nvfuser_tests.cleanup()
@@ -175,11 +193,12 @@ def ops(program):
 
 
 def test_a_list_input_stands_for_its_items(reached):
-    """nvFuser's direct execute reads a list among the inputs as one input per item (the
-    scalars ``define_vector(n)`` defines)."""
-    p = reached[1]["test_vector_input_as_a_list::fusion_func"]
-    assert [getattr(a, "value", None) for a in p.inputs] == [None, 6, 4]
-    assert ops(p) == ["reshape", "sum"]
+    """nvFuser's execute (either frontend) reads a list or tuple among the inputs as one input
+    per item (the scalars ``define_vector(n)`` defines)."""
+    for name in ("test_vector_input_as_a_list::fusion_func", "test_legacy_vector_input_as_a_tuple::fusion_func"):
+        p = reached[1][name]
+        assert [getattr(a, "value", None) for a in p.inputs] == [None, 6, 4]
+        assert ops(p) == ["reshape", "sum"]
 
 
 def test_a_value_tells_its_dtype(reached):

@@ -185,8 +185,7 @@ class FusionDefinition:
 
     # ---- running ----
     def execute(self, inputs, *, device=None, **options) -> list:
-        if self.frontend == DIRECT:
-            inputs = _flat_inputs(inputs)
+        inputs = _flat_inputs(inputs)
         dev = _device_of(inputs)
         FusionDefinition.last = self
         self.outputs = None
@@ -197,9 +196,9 @@ class FusionDefinition:
 
 
 def _flat_inputs(inputs) -> list:
-    """The direct frontend's inputs as nvFuser's ``from_pyiterable`` reads them: a list or tuple
-    among them stands for its items, one input each (``define_vector(n)`` defines ``n`` Int
-    scalars, and a test passes the shape they take as one list)."""
+    """The inputs as nvFuser's ``execute`` reads them (both frontends): a list or tuple among them
+    stands for its items, one input each (``define_vector(n)`` defines ``n`` Int scalars, and a
+    test passes the shape they take as one list)."""
     out = []
     for x in inputs:
         out.extend(x if isinstance(x, (list, tuple)) else [x])
