@@ -158,6 +158,8 @@ case("topk", tuple(X3.topk(2, dim=-1, largest=True, sorted=True)), arg=X3, k=2, 
 
 # ---- shape ----
 case("broadcast_in_dim", B4[None, :, None].expand(3, 4, 2), arg=B4, shape=(3, -1, 2), broadcast_dims=[1])
+# the direct frontend counts a negative broadcast dim from the output's end (nvFuser's wrapDim)
+case("broadcast_in_dim", B4[None, None, :].expand(3, 2, 4), arg=B4, shape=(3, 2, -1), broadcast_dims=[-1])
 case("broadcast", X[:, None, :], arg=X, is_broadcast_dim=(False, True, False))
 case("expand", X[None].expand(2, 3, 4), arg=X[None], shape=(2, -1, 4))
 case("reshape", X.view(4, 3), arg=X, new_shape=(4, -1))
@@ -363,6 +365,12 @@ def test_same_seed_and_offset_draw_the_same_numbers():
 def test_rejects_what_nvfuser_rejects(op, kw):
     with pytest.raises((ValueError, TypeError, IndexError, RuntimeError)):
         call(op, **kw)
+
+
+def test_legacy_broadcast_in_dim_refuses_a_negative_dim():
+    """The legacy frontend's broadcast_in_dim checks each dim against the output's range."""
+    with pytest.raises(ValueError, match="Invalid broadcast_dims value"):
+        call("broadcast_in_dim", fe=L, arg=B4, shape=(3, 2, 4), broadcast_dims=[-1])
 
 
 # ---- scalar-only operands give Python numbers ----

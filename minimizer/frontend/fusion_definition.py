@@ -185,6 +185,7 @@ class FusionDefinition:
 
     # ---- running ----
     def execute(self, inputs, *, device=None, **options) -> list:
+        inputs = _flat_inputs(inputs)
         dev = _device_of(inputs)
         FusionDefinition.last = self
         self.outputs = None
@@ -192,6 +193,16 @@ class FusionDefinition:
         #: the value rules this run broke (``program.validity``), where the executor watches them
         self.undefined = tuple(getattr(self.outputs, "undefined", ()))
         return self.outputs
+
+
+def _flat_inputs(inputs) -> list:
+    """The inputs as nvFuser's ``execute`` reads them (both frontends): a list or tuple among them
+    stands for its items, one input each (``define_vector(n)`` defines ``n`` Int scalars, and a
+    test passes the shape they take as one list)."""
+    out = []
+    for x in inputs:
+        out.extend(x if isinstance(x, (list, tuple)) else [x])
+    return out
 
 
 def _device_of(inputs) -> torch.device:

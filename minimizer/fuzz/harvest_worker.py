@@ -27,6 +27,7 @@ import inspect
 import json
 import os
 import random
+import re
 import signal
 import sys
 import types
@@ -34,7 +35,7 @@ import types
 import torch
 
 from .. import dtypes
-from ..model import DIRECT, FRONTENDS, LEGACY, Dialect, Program, ScalarArg, TensorArg
+from ..model import DIRECT, FRONTENDS, LEGACY, Dialect, Program, ScalarArg, TensorArg, is_input_decl
 from ..backends.devicemap import device_map
 from ..frontend.fusion_definition import FusionDefinition, make_module, reference_executor
 from ..program.printer import to_source
@@ -54,12 +55,17 @@ class _AnyClass(type):
 
 
 class Anything(metaclass=_AnyClass):
-    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false."""
+    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false.
+    Called with a lone function, it gives the function back: a stubbed decorator
+    (``@LruFusionCache(max_fusions=10)``) leaves what it decorates, so the test still defines
+    its fusions through it."""
 
     def __init__(self, *args, **kwargs):
         pass
 
     def __call__(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs and inspect.isfunction(args[0]):
+            return args[0]
         return Anything()
 
     def __getattr__(self, name):
@@ -173,7 +179,32 @@ def _fd_class(base, traced: Traced):
         if self.__dict__.get("_fmin_depth"):   # called while a fusion function defines it
             self.__dict__.setdefault("_fmin_unknown", []).append(name)
         return Anything()
-    return type("FusionDefinition", (base,), {"execute": execute, "validate": execute, "__getattr__": getattr_})
+
+    def delattr_(self, name):   # a test dropping nvFuser's internals (``del fd._fusion``) the recorder lacks
+        self.__dict__.pop(name, None)
+    return type("FusionDefinition", (base,), {"execute": execute, "validate": execute, "__getattr__": getattr_,
+                                              "__delattr__": delattr_, "fusion": property(_FusionView)})
+
+
+class _FusionView:
+    """``fd.fusion``, nvFuser's ``Fusion`` behind a definition, as far as a test's sharding code
+    asks it: ``inputs()`` are the recorded inputs' values (a test sets each one's device mesh);
+    anything else is a stub, noted while defining as ``fd.<name>`` is."""
+
+    def __init__(self, fd):
+        self._fd = fd
+
+    def inputs(self) -> list:
+        from ..frontend.fusion_definition import Scalar, Tensor
+        return [(Tensor if s.is_tensor_decl else Scalar)(self._fd, s.outs[0])
+                for s in self._fd.stmts if is_input_decl(s)]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._fd.__dict__.get("_fmin_depth"):
+            self._fd.__dict__.setdefault("_fmin_unknown", []).append(f"fusion.{name}")
+        return Anything()
 
 
 def _stub(name: str, extra: dict | None = None) -> types.ModuleType:
@@ -224,10 +255,67 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
+        if self.last_for and spec.name in STAND_INS:
+            return STAND_INS[spec.name]()
         return _stub(spec.name)
 
     def exec_module(self, module):
         pass
+
+
+class LooseVersion:
+    """``looseversion.LooseVersion`` (distutils' version order): numbers compare as numbers, words
+    as words. A test helper that gates what it defines on the torch version
+    (``LooseVersion(torch.__version__) >= ...``) must see the answer the real package gives, not a
+    stub's: a false one defines another fusion than nvFuser's CI runs (and one this torch's
+    tensors do not fit)."""
+
+    def __init__(self, text: str = ""):
+        self.vstring = str(text)
+        parts = [p for p in re.split(r"(\d+|[a-z]+|\.)", self.vstring.lower()) if p and p != "."]
+        self.version = [int(p) if p.isdigit() else p for p in parts]
+
+    def _key(self, other):
+        other = other if isinstance(other, LooseVersion) else LooseVersion(other)
+        def key(v):
+            return [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in v.version]
+        return key(self), key(other)
+
+    def __eq__(self, other):
+        a, b = self._key(other)
+        return a == b
+
+    def __lt__(self, other):
+        a, b = self._key(other)
+        return a < b
+
+    def __le__(self, other):
+        a, b = self._key(other)
+        return a <= b
+
+    def __gt__(self, other):
+        a, b = self._key(other)
+        return a > b
+
+    def __ge__(self, other):
+        a, b = self._key(other)
+        return a >= b
+
+    __hash__ = None
+
+    def __str__(self):
+        return self.vstring
+
+
+def _looseversion() -> types.ModuleType:
+    mod = types.ModuleType("looseversion")
+    mod.LooseVersion = LooseVersion
+    return mod
+
+
+#: packages a test helper imports that this machine may lack and whose answers matter (a stub
+#: would answer every question "no"): what stands in for each
+STAND_INS = {"looseversion": _looseversion}
 
 
 class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -287,12 +375,40 @@ def install(traced: Traced, checkout: str) -> None:
     _one_gpu()
     from ..frontend.fusion_definition import Tensor
     Tensor.size = lambda self, dim: self._fd.ops.size(self, dim)   # nvFuser's Tensor.size(dim)
+    Tensor.dtype = _dtype_of
+    for name in SCHEDULING:
+        setattr(Tensor, name, lambda self, *a, **k: Anything())
     from ..frontend.fusion_definition import Scalar, Vector
     _operators(Tensor), _operators(Scalar)
     Tensor.is_tensor, Scalar.is_tensor, Vector.is_tensor = (lambda self: True), (lambda self: False), (lambda self: False)
     sys.meta_path[:0] = [_StubFinder(), _CheckoutFinder([os.path.join(checkout, "tests"),
                                                           os.path.join(checkout, "tests", "python")])]
     sys.meta_path.append(_StubFinder(last_for=os.path.join(os.path.realpath(checkout), "")))
+
+
+#: nvFuser's ``TensorView`` methods that shard or schedule it without changing what the fusion
+#: computes. The harness is one process of one device (``Harness.size``): a tensor split over a
+#: mesh of one is the whole tensor, so each is a no-op here (what it returns, ``tv.axis(i)``
+#: included, is a stub)
+SCHEDULING = ("set_device_mesh", "outer_split", "inner_split", "split", "merge", "reorder", "axis",
+              "parallelize", "set_allocation_domain", "get_loop_domain", "get_logical_domain",
+              "get_allocation_domain")
+
+
+def _dtype_of(tensor):
+    """nvFuser's ``TensorView.dtype()`` on a recorded value: the statements recorded so far, run on
+    ``meta`` inputs made from their definitions, with the value as the output."""
+    from ..frontend.fusion_definition import DataType
+    from ..model import OUTPUT, Ref, Stmt
+    from ..ops import Ctx, bind, lookup
+    from ..program.interpret import run
+    fd = tensor._fd
+    bound = bind(lookup(OUTPUT), (Ref(tensor.name),), (), fd.frontend)
+    stmts = list(fd.stmts) + [Stmt((), OUTPUT, bound.args, bound.npos)]
+    inputs = [torch.empty_strided(a.shape, a.strides, dtype=dtypes.to_torch(a.dtype), device="meta")
+              if isinstance(a, TensorArg) else a.value for a in made_inputs(fd.stmts)]
+    (out,) = run(stmts, inputs, frontend=fd.frontend, ctx=Ctx(device="meta", frontend=fd.frontend)).outputs
+    return getattr(DataType, dtypes.from_torch(out.dtype))
 
 
 #: Python operators on nvFuser values and the ops they stand for (nvFuser's Tensor and Scalar
@@ -440,6 +556,8 @@ class Harness(Anything):
     def shard_tensor(self, t, *args, **kwargs):
         """A multidevice test's input as one process of one sees it: the whole tensor."""
         return t
+
+    shard_tensor_1d = shard_tensor
 
     def exec_nvfuser(self, fusion_func, inputs, *args, **kwargs):
         with self.frontend_class() as fd:

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from .. import dtypes
-from ..model import Ref, Stmt
+from ..model import DIRECT, Ref, Stmt
 from .dims import (NOT_FOLLOWED, NotFollowed, Reach, dim_list, dim_rule, norm, one_dim, renum, renumbered_order,
                    without)
 from .registry import register
@@ -31,8 +31,11 @@ def _ints(seq) -> list[int]:
 
 def _broadcast_in_dim(ctx, arg, shape, broadcast_dims):
     """Unsqueeze every output dim not in ``broadcast_dims``, then expand to ``shape``
-    (``-1`` keeps the extent)."""
+    (``-1`` keeps the extent). The direct frontend counts a negative dim from the output's end
+    (its ``broadcast_in_dim`` wraps each with ``wrapDim``); the legacy one refuses it."""
     shape, dims = _ints(shape), list(broadcast_dims)
+    if ctx is not None and ctx.frontend == DIRECT:
+        dims = [d + len(shape) if -len(shape) <= d < 0 else d for d in dims]
     if len(dims) != arg.ndim:
         raise ValueError(f"The broadcast dimensions should match the input dimensions: "
                          f"{arg.ndim} vs {len(dims)}")

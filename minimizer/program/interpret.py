@@ -633,6 +633,17 @@ def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
         return
     if len(contig) != t.ndim:
         raise FusionError(f"{name}: contiguity has {len(contig)} entries for a {t.ndim}-dim tensor", "definition")
+    _check_strides(s, k, t, shape, contig)
+
+
+def _check_strides(s: Stmt, k: int, t: torch.Tensor, shape, contig) -> None:
+    """Strides against the declared contiguity, by nvFuser's validateAllocationSizesAndStrides.
+
+    nvFuser skips the whole walk for an empty tensor (no element is ever
+    addressed), and an expanded dim whose runtime extent is 1 may have any
+    stride (its only element sits at offset 0 either way)."""
+    name = s.outs[0]
+    checked = t.numel() != 0
     alloc = _alloc_dims(_stride_order(s), t.ndim)
     sizes, strides = list(t.shape), list(t.stride())
     # walk allocation order inner to outer, as nvFuser's validateContiguity does
@@ -641,7 +652,7 @@ def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
         d = alloc[pos]
         flag = contig[pos]
         if flag is None:
-            if shape[d] != 1 and strides[d] != 0:
+            if checked and shape[d] != 1 and sizes[d] != 1 and strides[d] != 0:
                 raise FusionError(f"Expecting an expanded dimension on dimension {d} of input {k}, {name}, "
                                   f"but got stride {strides[d]}", "input")
             continue
@@ -649,7 +660,7 @@ def check_tensor_input(s: Stmt, k: int, t: Any) -> None:
             raise FusionError(f"{name}: the contiguity of a broadcast dimension must be None", "definition")
         if sizes[d] == 1:
             continue  # the stride of an extent-1 dim means nothing (as in torch)
-        if flag and strides[d] != expected_next:
+        if checked and flag and strides[d] != expected_next:
             raise FusionError(f"Input {k}, {name}'s stride mismatch with contiguity info. dim {d}: "
                               f"expected stride {expected_next}, got {strides[d]}", "input")
         expected_next = strides[d] * sizes[d]

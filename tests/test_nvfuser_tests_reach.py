@@ -1,0 +1,233 @@
+"""What lets a harvested nvFuser test reach its fusion and the fusion be read (``fuzz/harvest_worker``,
+the reference's input check): the direct frontend's ways a test binds or drives a fusion that fmin
+models as nvFuser does. Each case is a synthetic test file in a shape nvFuser's tests take, nothing
+copied from nvFuser; every fusion function in it must come back as a read seed.
+"""
+from __future__ import annotations
+
+import pytest
+
+from minimizer.fuzz import nvfuser_tests, seeded
+
+HELPERS = '''\
+import torch
+from looseversion import LooseVersion
+
+# a helper gating what it defines on the torch version, as nvFuser's test utilities do
+NEW_TORCH = LooseVersion(torch.__version__) >= LooseVersion("2.0.0")
+'''
+
+TESTS = '''\
+import pytest
+import torch
+import nvfuser_direct as nvfuser
+from nvfuser_direct import FusionDefinition, DataType, LruFusionCache
+from reach_helpers import NEW_TORCH
+
+
+def test_vector_input_as_a_list(nvfuser_direct_test):
+    inputs = [torch.randn(2, 3, 4, device="cuda"), [6, 4]]
+
+    def fusion_func(fd: FusionDefinition):
+        t0 = fd.from_pytorch(inputs[0])
+        new_shape = fd.define_vector(2)
+        fd.add_output(fd.ops.sum(fd.ops.reshape(t0, new_shape), dims=[0]))
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
+
+
+def cast_back(fd, x):
+    io_dtype = x.dtype()
+    y = fd.ops.cast(x, dtype=DataType.Float)
+    y = fd.ops.mul(y, y)
+    return fd.ops.cast(y, dtype=io_dtype)
+
+
+def test_dtype_of_a_value(nvfuser_direct_test):
+    inputs = [torch.randn(4, 8, dtype=torch.bfloat16, device="cuda")]
+
+    def fusion_func(fd: FusionDefinition):
+        t0 = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.BFloat16)
+        fd.add_output(cast_back(fd, t0))
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
+
+
+def test_negative_broadcast_dim(nvfuser_direct_test):
+    inputs = [torch.randn(4, 8, device="cuda"), torch.randn(8, device="cuda")]
+
+    def fusion_func(fd: FusionDefinition):
+        x = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.Float)
+        w = fd.define_tensor(shape=[-1], contiguity=True, dtype=DataType.Float)
+        w = fd.ops.broadcast_in_dim(w, shape=fd.ops.shape(x), broadcast_dims=[-1])
+        fd.add_output(fd.ops.mul(x, w))
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
+
+
+def test_version_gated_dtype(nvfuser_direct_test):
+    inputs = [torch.randn(4, dtype=torch.float16 if NEW_TORCH else torch.float32, device="cuda")]
+
+    def fusion_func(fd: FusionDefinition):
+        dtype = DataType.Half if NEW_TORCH else DataType.Float
+        t0 = fd.define_tensor(shape=[-1], contiguity=True, dtype=dtype)
+        fd.add_output(fd.ops.neg(t0))
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, [torch.randn(4, dtype=torch.float16, device="cuda")])
+
+
+def test_fusions_through_a_cache_decorator():
+    inputs = [torch.randn(2, 4, device="cuda")]
+
+    def create_fd(fd: FusionDefinition):
+        fd.add_output(fd.ops.exp(fd.from_pytorch(inputs[0])))
+
+    @LruFusionCache(max_fusions=4)
+    def create_fusion(make):
+        with FusionDefinition() as fd:
+            make(fd)
+        return fd
+
+    fd = create_fusion(create_fd)
+    fd.execute(inputs)
+
+
+def test_internals_dropped():
+    inputs = [torch.randn(2, 4, device="cuda")]
+
+    def fusion_id0(fd: FusionDefinition):
+        fd.add_output(fd.ops.sin(fd.from_pytorch(inputs[0])))
+
+    def fusion_id1(fd: FusionDefinition):
+        fd.add_output(fd.ops.cos(fd.from_pytorch(inputs[0])))
+
+    with FusionDefinition() as fd0:
+        fusion_id0(fd0)
+    del fd0._fusion
+    with FusionDefinition() as fd1:
+        fusion_id1(fd1)
+    fd1.execute(inputs)
+
+
+def sharded_definition(fd: FusionDefinition, d: int):
+    x = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.Float)
+    fd.add_output(fd.ops.relu(x))
+    mesh = nvfuser.multidevice.DeviceMesh(range(d))
+    for tv in fd.fusion.inputs():
+        tv.set_device_mesh(mesh)
+        tv.outer_split(0, d)
+        tv.axis(0).parallelize(nvfuser.ParallelType.mesh_x)
+
+
+def test_sharded(multidevice_test):
+    d = multidevice_test.size
+    mesh = nvfuser.multidevice.DeviceMesh(torch.arange(d))
+    x = multidevice_test.shard_tensor_1d(torch.randn(d * 4, 3), 0, mesh)
+    with FusionDefinition() as fd:
+        sharded_definition(fd, d)
+    fd.execute([x])
+
+
+def test_empty_and_size_one_expanded_inputs(nvfuser_direct_test):
+    def empty(fd: FusionDefinition):
+        t0 = fd.define_tensor(shape=[0, 0], contiguity=[True, True], dtype=DataType.Float)
+        fd.add_output(fd.ops.relu(t0))
+
+    nvfuser_direct_test.exec_nvfuser(empty, [torch.ones(0, 0, device="cuda")])
+
+    def expanded_to_one(fd: FusionDefinition):
+        t0 = fd.define_tensor(shape=[1, -1], contiguity=[None, None], dtype=DataType.Float)
+        fd.add_output(fd.ops.abs(t0))
+
+    nvfuser_direct_test.exec_nvfuser(expanded_to_one, [torch.ones(1, 1, device="cuda")])
+'''
+
+LEGACY_TESTS = '''\
+import torch
+from nvfuser import FusionDefinition, DataType
+
+
+def test_legacy_vector_input_as_a_tuple(nvfuser_test):
+    inputs = [torch.randn(2, 3, 4, device="cuda"), (6, 4)]
+
+    def fusion_func(fd: FusionDefinition):
+        t0 = fd.from_pytorch(inputs[0])
+        new_shape = fd.define_vector(2)
+        fd.add_output(fd.ops.sum(fd.ops.reshape(t0, new_shape), dims=[0]))
+
+    nvfuser_test.exec_nvfuser(fusion_func, inputs)
+'''
+
+NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of_a_value::fusion_func",
+         "test_negative_broadcast_dim::fusion_func", "test_version_gated_dtype::fusion_func",
+         "test_fusions_through_a_cache_decorator::create_fd", "test_internals_dropped::fusion_id0",
+         "test_internals_dropped::fusion_id1", "sharded_definition",
+         "test_empty_and_size_one_expanded_inputs::empty", "test_empty_and_size_one_expanded_inputs::expanded_to_one",
+         "test_legacy_vector_input_as_a_tuple::fusion_func"]
+
+
+@pytest.fixture(scope="module")
+def reached(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fuser")
+    (root / "csrc").mkdir()
+    (root / "tests" / "python" / "direct").mkdir(parents=True)
+    (root / "tests" / "python" / "direct" / "reach_helpers.py").write_text(HELPERS)
+    (root / "tests" / "python" / "direct" / "test_reach.py").write_text(TESTS)
+    (root / "tests" / "python" / "test_reach_legacy.py").write_text(LEGACY_TESTS)
+    try:
+        got = seeded.load([str(root)])
+        yield got, {s.path.split("test_reach", 1)[1].split("::", 1)[1]: s.program for s in got.seeds}
+    finally:
+        seeded._CACHE.clear()
+        nvfuser_tests.cleanup()
+
+
+def test_every_fusion_function_is_read(reached):
+    got, _ = reached
+    (r,) = got.harvests
+    assert (r.found, r.read) == (len(NAMES), len(NAMES)), "\n".join(r.lines)
+
+
+def ops(program):
+    return [s.op for s in program.op_stmts()]
+
+
+def test_a_list_input_stands_for_its_items(reached):
+    """nvFuser's execute (either frontend) reads a list or tuple among the inputs as one input
+    per item (the scalars ``define_vector(n)`` defines)."""
+    for name in ("test_vector_input_as_a_list::fusion_func", "test_legacy_vector_input_as_a_tuple::fusion_func"):
+        p = reached[1][name]
+        assert [getattr(a, "value", None) for a in p.inputs] == [None, 6, 4]
+        assert ops(p) == ["reshape", "sum"]
+
+
+def test_a_value_tells_its_dtype(reached):
+    p = reached[1]["test_dtype_of_a_value::fusion_func"]
+    assert ops(p) == ["cast", "mul", "cast"]
+    assert p.op_stmts()[-1].arg("dtype").name == "BFloat16"
+
+
+def test_a_negative_broadcast_dim_is_read(reached):
+    assert ops(reached[1]["test_negative_broadcast_dim::fusion_func"]) == ["shape", "broadcast_in_dim", "mul"]
+
+
+def test_a_version_gate_answers_as_the_real_package(reached):
+    """This machine's torch is past 2.0: the helper defines Half, as it would where
+    ``looseversion`` is installed (a stub would answer no and define Float)."""
+    p = reached[1]["test_version_gated_dtype::fusion_func"]
+    assert [a.dtype for a in p.inputs] == ["Half"]
+
+
+def test_decorated_dropped_and_sharded_fusions_are_reached(reached):
+    progs = reached[1]
+    assert ops(progs["test_fusions_through_a_cache_decorator::create_fd"]) == ["exp"]
+    assert ops(progs["test_internals_dropped::fusion_id1"]) == ["cos"]
+    p = progs["test_sharded::sharded_definition"]
+    assert ops(p) == ["relu"] and [a.shape for a in p.inputs] == [(4, 3)]   # one device: the whole tensor
+
+
+def test_empty_and_size_one_expanded_inputs_pass_the_static_check(reached):
+    progs = reached[1]
+    assert [a.shape for a in progs["test_empty_and_size_one_expanded_inputs::empty"].inputs] == [(0, 0)]
+    p = progs["test_empty_and_size_one_expanded_inputs::expanded_to_one"]
+    assert [(a.shape, a.strides) for a in p.inputs] == [((1, 1), (1, 1))]
