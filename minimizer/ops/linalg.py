@@ -4,10 +4,11 @@
 scale each, an output dtype); its block-scaled outputs are not (the reference refuses
 ``output_block_scale_size`` > 0 and ``output_gamma``).
 
-Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, NVFP4
+Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, grouped
 quantisation, custom CUTLASS kernels): ``grouped_mm``, ``cutlass_nvfp4_grouped_mm``,
-``nv_block_quantize``, ``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``.
-A script using them is unknown to the catalog.
+``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``, and ``scaled_mm`` with
+block scales or ``alpha``. A script using them is unknown to the catalog (``nv_block_quantize``:
+``ops/quantize.py``).
 
 The attention references are the math that flash attention computes (fp32 scores and softmax,
 ``logsumexp`` in Float, outputs in the input dtype), written out rather than calling torch's

@@ -1,0 +1,154 @@
+"""nvFuser's fp4 (``DataType.Float4_e2m1fn``) and block quantization (``nv_block_quantize``) in
+fmin's reference: the casts' rounding, the packed form at the fusion's boundary, the quantizers'
+scales and values on small tensors computed by hand, and what the static check refuses."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from minimizer.model import DIRECT
+from minimizer.ops import CATALOG, fp4
+from minimizer.program import interpret, static
+from minimizer.program.interpret import FusionError
+from minimizer.program.reader import parse
+
+QUANTIZE = CATALOG["ops.nv_block_quantize"].ref
+
+
+def codes(t):
+    return t.view(torch.uint8).tolist()
+
+
+def test_a_cast_to_fp4_rounds_to_nearest_even_and_saturates():
+    x = torch.tensor([0.25, 0.26, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 5.5, 100.0, -0.75, -0.0, float("inf")])
+    # ties go to the even code: 0.25->0, 0.75->1.0, 1.25->1.0, 1.75->2, 2.5->2, 3.5->4, 5->4
+    assert fp4.decode(fp4.encode(x)).tolist() == [0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 4.0, 4.0, 6.0, 6.0, -1.0, -0.0, 6.0]
+    assert codes(fp4.encode(torch.tensor([-6.0, -0.5]))) == [0xF, 0x9]
+
+
+def test_packing_puts_the_even_element_in_the_low_nibble():
+    unpacked = fp4.encode(torch.tensor([[0.5, 6.0, -1.0, 0.0]]))      # codes 1, 7, 10, 0
+    packed = fp4.pack(unpacked, 1)
+    assert packed.dtype == torch.float4_e2m1fn_x2 and packed.shape == (1, 2)
+    assert codes(packed) == [[0x71, 0x0A]]
+    assert codes(fp4.unpack(packed, 1)) == codes(unpacked)
+    with pytest.raises(ValueError):
+        fp4.pack(fp4.encode(torch.zeros(3)), 0)
+
+
+CAST_SCRIPT = '''\
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def fusion(fd: FusionDefinition) -> None:
+    T0 = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.Float4_e2m1fn, is_cpu=False)
+    T1 = fd.define_tensor(shape=[-1], contiguity=True, dtype=DataType.Float, is_cpu=False)
+    T2 = fd.ops.cast(T0, DataType.Float)
+    T3 = fd.ops.broadcast(T1, [True, False])
+    T4 = fd.ops.mul(T2, T3)
+    T5 = fd.ops.cast(T4, DataType.Float4_e2m1fn)
+    T6 = fd.ops.reshape(T5, [8])
+    fd.add_output(T6)
+    fd.add_output(T2)
+
+with FusionDefinition() as fd:
+    fusion(fd)
+
+inputs = [
+    torch.randint(0, 256, (2, 2), dtype=torch.uint8, device='cuda').view(torch.float4_e2m1fn_x2),
+    torch.randn(4, device='cuda'),
+]
+'''
+
+
+def test_a_fusion_reads_packed_fp4_as_twice_as_many_values_and_writes_it_packed():
+    program = parse(CAST_SCRIPT)
+    assert program.inputs[0].dtype == "Float4_e2m1fn" and program.inputs[0].shape == (2, 2)
+    info = static.check(program)
+    assert info.complete
+    x = torch.tensor([[0x21, 0x73], [0x09, 0x00]], dtype=torch.uint8).view(torch.float4_e2m1fn_x2)
+    # x is [[0.5, 1.0, 1.5, 6.0], [-0.5, 0.0, 0.0, 0.0]]; times [1, 1.25, 2, 0.5]
+    out, decoded = interpret.run(program.stmts, [x, torch.tensor([1.0, 1.25, 2.0, 0.5])], frontend=DIRECT).outputs
+    assert decoded.tolist() == [[0.5, 1.0, 1.5, 6.0], [-0.5, 0.0, 0.0, 0.0]]
+    assert out.dtype == torch.float4_e2m1fn_x2 and out.shape == (4,)
+    # 0.5, 1.25 -> 1.0, 3.0, 3.0, -0.5, 0, 0, 0
+    assert fp4.decode(fp4.unpack(out, 0)).tolist() == [0.5, 1.0, 3.0, 3.0, -0.5, 0.0, 0.0, 0.0]
+
+
+def test_the_packed_dim_is_the_innermost_of_the_declared_layout():
+    text = CAST_SCRIPT.replace("dtype=DataType.Float4_e2m1fn, is_cpu=False)",
+                               "dtype=DataType.Float4_e2m1fn, is_cpu=False, stride_order=[0, 1])")
+    text = text.replace("[True, False]", "[False, True]")
+    text = text.replace("(2, 2), dtype=torch.uint8, device='cuda').view(torch.float4_e2m1fn_x2)",
+                        "(2, 2), dtype=torch.uint8, device='cuda').view(torch.float4_e2m1fn_x2).t()")
+    program = parse(text)
+    info = static.check(program)   # a [2, 2] column-major packed input is a [4, 2] Float4_e2m1fn tensor
+    assert tuple(info.value(2, "T2").shape) == (4, 2)
+
+
+def test_the_static_check_refuses_arithmetic_on_fp4_and_casts_nvfuser_lacks():
+    for bad in ("T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.neg(T0)",
+                "T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.cast(T0, DataType.Int)"):
+        program = parse(CAST_SCRIPT.replace("T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.cast(T4, DataType.Float4_e2m1fn)",
+                                            bad))
+        with pytest.raises(FusionError):
+            static.check(program)
+
+
+def test_nvfp4_block_quantization_by_hand():
+    x = torch.tensor([[0.1, -0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 12.0]])
+    q, scales = QUANTIZE(None, x)
+    # amax 12: scale 12 / 6 = 2 (exact in e4m3); values times 1/2, then rounded to fp4
+    assert scales.dtype == torch.float8_e4m3fn and scales.float().tolist() == [[2.0]]
+    assert fp4.decode(q).tolist() == [[0.0, -0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5,
+                                       1.0, 6.0]]
+    # a global scale of 64: 2 * 64 = 128 is an e4m3 value; decoding divides it out again
+    q2, scales2 = QUANTIZE(None, x, torch.tensor(64.0))
+    assert scales2.float().tolist() == [[128.0]] and codes(q2) == codes(q)
+    # of 100: 200 ties between 192 and 208 in e4m3 and goes to even 192; values times 100 / 192, so
+    # 0.5 -> 0.26 -> 0.5 (not 0 as above)
+    q4, scales4 = QUANTIZE(None, x, torch.tensor(100.0))
+    assert scales4.float().tolist() == [[192.0]] and fp4.decode(q4)[0, 4] == 0.5
+    # amax 1.3: 1.3 / 6 = 0.21667 rounds to 0.21875 in e4m3; x / 0.21875 is 5.94 -> 6
+    q3, s3 = QUANTIZE(None, torch.full((1, 16), 1.3))
+    assert s3.float().tolist() == [[0.21875]] and fp4.decode(q3).tolist() == [[6.0] * 16]
+
+
+def test_mxfp8_block_quantization_by_hand():
+    x = torch.zeros(1, 32)
+    x[0, 0], x[0, 1], x[0, 2] = 3.0, -1.0, 0.001
+    q, scales = QUANTIZE(None, x, None, False, 32, "Float8_e4m3fn")
+    # 3 / 448 = 0.0067 -> rounded up to 2^-7 (biased 120); values times 2^7, to e4m3
+    assert scales.dtype == torch.float8_e8m0fnu and codes(scales) == [[120]]
+    assert q.dtype == torch.float8_e4m3fn
+    assert q.float()[0, :3].tolist() == [384.0, -128.0, 0.125]
+    # an exact power of two is its own scale: 448 * 2^-3 -> 2^-3 exactly (biased 124)
+    _, s2 = QUANTIZE(None, torch.full((1, 32), 56.0), None, False, 32, "Float8_e4m3fn")
+    assert codes(s2) == [[124]]
+
+
+def test_swizzled_scales_are_in_cutlass_tile_order():
+    x = torch.ones(128, 64)
+    for r in range(128):
+        x[r] *= torch.arange(1, 5).repeat_interleave(16) * (r + 1) * 6 / 1024   # block (r, c) max: (c+1)(r+1)6/1024
+    _, linear = QUANTIZE(None, x)
+    _, swizzled = QUANTIZE(None, x, None, True)
+    assert swizzled.shape == linear.shape == (128, 4)
+    flat = swizzled.float().reshape(-1)
+    for r, c in ((0, 0), (1, 0), (31, 3), (32, 0), (33, 2), (127, 3)):
+        # [M/128, K/64, 32, 4(m), 4(k)]: row r is (r % 32, r // 32), col c is the last index
+        assert flat[(r % 32) * 16 + (r // 32) * 4 + c] == linear.float()[r, c]
+    with pytest.raises(NotImplementedError):
+        QUANTIZE(None, torch.ones(64, 64), None, True)
+
+
+@pytest.mark.parametrize("args, error", [
+    ((None, False, 32), ValueError),                          # fp4 takes blocks of 16
+    ((torch.tensor([1.0]), False, 16), TypeError),             # a global scale is 0-dim
+    ((None, False, 16, "Float8_e5m2"), ValueError),
+])
+def test_what_nv_block_quantize_refuses(args, error):
+    with pytest.raises(error):
+        QUANTIZE(None, torch.ones(2, 32, device="meta"), *args)
+    with pytest.raises(TypeError):
+        QUANTIZE(None, torch.ones(2, 32, dtype=torch.float64, device="meta"))
