@@ -152,3 +152,38 @@ def test_what_nv_block_quantize_refuses(args, error):
         QUANTIZE(None, torch.ones(2, 32, device="meta"), *args)
     with pytest.raises(TypeError):
         QUANTIZE(None, torch.ones(2, 32, dtype=torch.float64, device="meta"))
+
+
+def _swizzle(linear):
+    """CUTLASS's 128x4 tile order of ``[M, K/16]`` scales already padded to whole tiles."""
+    m, k = linear.shape
+    return linear.reshape(m // 128, 4, 32, k // 4, 4).transpose(1, 3).reshape(m, k)
+
+
+def test_nvfp4_scaled_mm_multiplies_the_dequantized_operands_times_alpha():
+    scaled_mm = CATALOG["ops.scaled_mm"].ref
+    m, k, n = 128, 64, 128
+    a_vals = torch.zeros(m, k)
+    a_vals[0, :] = 1.0
+    a_vals[5, 16:32] = -0.5
+    b_vals = torch.zeros(k, n)
+    b_vals[:, 3] = 2.0
+    b_vals[20, 7] = 6.0
+    sa = torch.ones(m, k // 16)
+    sa[5, 1] = 4.0                                  # row 5's second block of K scaled by 4
+    sb = torch.ones(n, k // 16)
+    sb[3, 0] = 0.5                                  # column 3's first block of K scaled by 1/2
+    mat1 = fp4.encode(a_vals)
+    mat2 = fp4.encode(b_vals.t().contiguous()).t()  # column-major, as nvFuser requires
+    out, _, _ = scaled_mm(None, mat1, mat2, _swizzle(sa).to(torch.float8_e4m3fn),
+                          _swizzle(sb).to(torch.float8_e4m3fn), torch.tensor(0.25), dtype="Float")
+    want = (a_vals * sa.repeat_interleave(16, 1)) @ (b_vals * sb.repeat_interleave(16, 1).t()) * 0.25
+    assert out.dtype == torch.float32 and torch.equal(out, want)
+    # row 0: (16 * 2 * 0.5 + 48 * 2) * 0.25 = 28 in column 3; row 5 column 7: -0.5 * 4 * 6 * 0.25
+    assert out[0, 3] == 28.0 and out[5, 7] == -3.0
+    with pytest.raises(RuntimeError, match="padded and swizzled"):
+        scaled_mm(None, mat1, mat2, sa[:, :2].to(torch.float8_e4m3fn), _swizzle(sb).to(torch.float8_e4m3fn),
+                  torch.tensor(1.0), dtype="Float")
+    with pytest.raises(RuntimeError, match="column-major"):
+        scaled_mm(None, mat1, fp4.encode(b_vals), _swizzle(sa).to(torch.float8_e4m3fn),
+                  _swizzle(sb).to(torch.float8_e4m3fn), torch.tensor(1.0), dtype="Float")
