@@ -125,6 +125,9 @@ def test_mxfp8_block_quantization_by_hand():
     # an exact power of two is its own scale: 448 * 2^-3 -> 2^-3 exactly (biased 124)
     _, s2 = QUANTIZE(None, torch.full((1, 32), 56.0), None, False, 32, "Float8_e4m3fn")
     assert codes(s2) == [[124]]
+    # rounded up, not to nearest: 2 / 448 = 2^-7.8 -> 2^-7
+    _, s3 = QUANTIZE(None, torch.full((1, 32), 2.0), None, False, 32, "Float8_e4m3fn")
+    assert codes(s3) == [[120]]
 
 
 def test_swizzled_scales_are_in_cutlass_tile_order():
@@ -187,3 +190,13 @@ def test_nvfp4_scaled_mm_multiplies_the_dequantized_operands_times_alpha():
     with pytest.raises(RuntimeError, match="column-major"):
         scaled_mm(None, mat1, fp4.encode(b_vals), _swizzle(sa).to(torch.float8_e4m3fn),
                   _swizzle(sb).to(torch.float8_e4m3fn), torch.tensor(1.0), dtype="Float")
+
+
+def test_packed_fp4_outputs_are_judged_by_their_values():
+    from minimizer.oracle import compare
+    eager = fp4.pack(fp4.encode(torch.tensor([[0.5, 1.0, 4.0, -6.0]])), 1)
+    same = eager.clone()
+    other = fp4.pack(fp4.encode(torch.tensor([[0.5, 1.0, 6.0, -6.0]])), 1)
+    assert compare.judge_one(same, eager, eager.clone()).ok
+    d = compare.judge_one(other, eager, eager.clone())
+    assert not d.ok and d.shape == [1, 4] and d.mismatched == 1
