@@ -200,3 +200,57 @@ def test_packed_fp4_outputs_are_judged_by_their_values():
     assert compare.judge_one(same, eager, eager.clone()).ok
     d = compare.judge_one(other, eager, eager.clone())
     assert not d.ok and d.shape == [1, 4] and d.mismatched == 1
+
+
+FP4_TESTS = '''\
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+
+def test_fp4_round_trip(nvfuser_direct_test):
+    inputs = [torch.randn(4, 32, device="cuda"),
+              torch.zeros(4, 16, dtype=torch.uint8, device="cuda").view(torch.float4_e2m1fn_x2)]
+
+    def fusion_func(fd: FusionDefinition):
+        t0 = fd.from_pytorch(inputs[0])
+        t1 = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.Float4_e2m1fn)
+        t2 = fd.ops.cast(t0, DataType.Float4_e2m1fn)
+        t3 = fd.ops.cast(fd.ops.cast(t1, DataType.Float), DataType.Float4_e2m1fn)
+        fd.add_output(t2)
+        fd.add_output(t3)
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
+
+
+def test_quantize(nvfuser_direct_test):
+    inputs = [torch.randn(128, 64, dtype=torch.bfloat16, device="cuda"), torch.tensor(2.0, device="cuda")]
+
+    def fusion_func(fd: FusionDefinition):
+        x = fd.from_pytorch(inputs[0])
+        gs = fd.define_tensor(shape=[], contiguity=True, dtype=DataType.Float)
+        vals, scales = fd.ops.nv_block_quantize(x, gs, True, 16)
+        fd.add_output(vals)
+        fd.add_output(scales)
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
+'''
+
+
+def test_fp4_fusions_of_a_checkout_become_seeds(tmp_path):
+    from minimizer.fuzz import nvfuser_tests, seeded
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "tests" / "python").mkdir(parents=True)
+    (tmp_path / "tests" / "python" / "test_fp4_ops.py").write_text(FP4_TESTS)
+    try:
+        got = seeded.load([str(tmp_path)])
+        (r,) = got.harvests
+        assert (r.found, r.read) == (2, 2), r.lines
+        seeds = {s.path.rsplit("::", 2)[-2]: s.program for s in got.seeds}
+        fp4_inputs = seeds["test_fp4_round_trip"].inputs
+        assert [(a.dtype, a.shape) for a in fp4_inputs] == [("Float", (4, 32)), ("Float4_e2m1fn", (4, 16))]
+        assert [st.op for st in seeds["test_quantize"].op_stmts()] == ["nv_block_quantize"]
+        for program in seeds.values():
+            assert static.check(program).complete
+    finally:
+        seeded._CACHE.clear()
+        nvfuser_tests.cleanup()
