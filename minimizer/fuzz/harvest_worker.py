@@ -260,8 +260,7 @@ class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 class _DataTypes:
-    """``DataType`` of the stub modules: fmin's, and a clear refusal for one fmin does not model
-    (``Float4_e2m1fn``, nvFuser's unpacked fp4)."""
+    """``DataType`` of the stub modules: fmin's, and a clear refusal for one fmin does not model."""
 
     def __init__(self, real):
         self._real = real
