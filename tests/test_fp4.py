@@ -75,6 +75,17 @@ def test_a_fusion_reads_packed_fp4_as_twice_as_many_values_and_writes_it_packed(
     assert fp4.decode(fp4.unpack(out, 0)).tolist() == [0.5, 1.0, 3.0, 3.0, -0.5, 0.0, 0.0, 0.0]
 
 
+def test_the_fp64_reference_with_perturbed_inputs_keeps_fp4_as_it_is():
+    program = parse(CAST_SCRIPT)
+    x = torch.tensor([[0x21, 0x73], [0x09, 0x00]], dtype=torch.uint8).view(torch.float4_e2m1fn_x2)
+    out, decoded = interpret.run(program.stmts, [x, torch.tensor([1.0, 1.25, 2.0, 0.5])], frontend=DIRECT,
+                                 upcast=True, perturb=7).outputs
+    assert decoded.dtype == torch.float64 and decoded.tolist() == [[0.5, 1.0, 1.5, 6.0], [-0.5, 0.0, 0.0, 0.0]]
+    got = fp4.decode(fp4.unpack(out, 0)).tolist()
+    # 1.0 * 1.25 is a tie, which a perturbed 1.25 breaks either way
+    assert got[1] in (1.0, 1.5) and got[:1] + got[2:] == [0.5, 3.0, 3.0, -0.5, 0.0, 0.0, 0.0]
+
+
 def test_the_packed_dim_is_the_innermost_of_the_declared_layout():
     text = CAST_SCRIPT.replace("dtype=DataType.Float4_e2m1fn, is_cpu=False)",
                                "dtype=DataType.Float4_e2m1fn, is_cpu=False, stride_order=[0, 1])")
