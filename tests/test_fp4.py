@@ -97,6 +97,16 @@ def test_the_packed_dim_is_the_innermost_of_the_declared_layout():
     assert tuple(info.value(2, "T2").shape) == (4, 2)
 
 
+def test_another_layout_leaves_packed_fp4_inputs_alone():
+    from minimizer.program import variants
+    text = CAST_SCRIPT.replace("contiguity=True", "contiguity=[True, True]", 1)
+    assert variants.relayout(parse(text)) is None   # a swapped layout would pack the other dim
+    swapped = variants.relayout(parse(text.replace("DataType.Float4_e2m1fn, is_cpu", "DataType.Float, is_cpu", 1)
+                                      .replace("randint(0, 256, (2, 2), dtype=torch.uint8, device='cuda')"
+                                               ".view(torch.float4_e2m1fn_x2)", "randn(2, 4, device='cuda')")))
+    assert swapped is not None and swapped[1] == ["T0"]
+
+
 def test_the_static_check_refuses_arithmetic_on_fp4_and_casts_nvfuser_lacks():
     for bad in ("T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.neg(T0)",
                 "T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.cast(T0, DataType.Int)"):
