@@ -275,3 +275,16 @@ def test_fp4_fusions_of_a_checkout_become_seeds(tmp_path):
     finally:
         seeded._CACHE.clear()
         nvfuser_tests.cleanup()
+
+
+def test_an_fp4_value_made_an_input_is_written_packed():
+    from minimizer.fuzz.harvest_worker import made_inputs
+    from minimizer.reduce.passes.common import tensor_input
+    program = parse(CAST_SCRIPT)
+    t5 = static.check(program).value(5, "T5")                     # fp4, [2, 4] in the fusion
+    stmt, arg = tensor_input(program, "X", t5, (False, False))
+    assert (arg.dtype, arg.shape, arg.strides) == ("Float4_e2m1fn", (2, 2), (2, 1))
+    stmt, arg = tensor_input(program, "X", t5, (False, False), alloc=[1, 0])   # column-major: dim 0 packed
+    assert arg.shape == (1, 4) and stmt.arg("stride_order") == (0, 1)
+    made = made_inputs([s for s in program.stmts if s.call == "define_tensor"])
+    assert [(a.dtype, a.shape) for a in made] == [("Float4_e2m1fn", (8, 4)), ("Float", (8,))]
