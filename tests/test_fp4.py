@@ -108,12 +108,11 @@ def test_another_layout_leaves_packed_fp4_inputs_alone():
 
 
 def test_the_static_check_refuses_arithmetic_on_fp4_and_casts_nvfuser_lacks():
-    for bad in ("T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.neg(T0)",
-                "T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.cast(T0, DataType.Int)"):
-        program = parse(CAST_SCRIPT.replace("T4 = fd.ops.mul(T2, T3)\n    T5 = fd.ops.cast(T4, DataType.Float4_e2m1fn)",
-                                            bad))
-        with pytest.raises(FusionError):
-            static.check(program)
+    for bad, why in (("T5 = fd.ops.neg(T0)", "storage type"), ("T5 = fd.ops.pad(T0, [1, 1])", "storage type"),
+                     ("T5 = fd.ops.cast(T0, DataType.Int)", "no cast from Float4_e2m1fn to Int")):
+        text = CAST_SCRIPT.replace("T5 = fd.ops.cast(T4, DataType.Float4_e2m1fn)", bad)
+        with pytest.raises(FusionError, match=why):
+            static.check(parse(text.replace("fd.ops.reshape(T5, [8])", "fd.ops.set(T5)")))
 
 
 def test_nvfp4_block_quantization_by_hand():

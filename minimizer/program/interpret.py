@@ -405,15 +405,17 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
     return out_vals
 
 
-#: the elementwise ops that only move fp4 codes (nvFuser's runtime has no fp4 arithmetic)
-_MOVES_VALUES = frozenset({"cast", "set", "segment_set"})
+#: the ops that take fp4 tensors: casts, copies and the ops that only move values (the CPU
+#: kernels of these work on one code per byte; nvFuser's runtime has no fp4 arithmetic)
+_TAKES_FP4 = frozenset({"cast", "set", "segment_set", "broadcast_in_dim", "broadcast", "expand", "reshape",
+                        "permute", "squeeze", "slice", "cat", "stride_order", "shape", "size", "tensor_sizes",
+                        "select", "index_select", "scaled_mm"})
 
 
 def _computes_on_fp4(spec, kw) -> bool:
-    """An elementwise op, a reduction or a scan given an fp4 tensor: torch's meta kernels would
-    let it through, its CPU kernels and nvFuser's runtime would not."""
-    computes = (spec.elementwise and spec.name not in _MOVES_VALUES) or spec.family in ("reduction", "scan", "norm")
-    return computes and any(fp4.is_fp4(v) for v in kw.values())
+    """Any other op given an fp4 tensor: torch's meta kernels would let it through, its CPU
+    kernels (even ``pad``'s fill) and nvFuser's runtime would not."""
+    return spec.name not in _TAKES_FP4 and any(fp4.is_fp4(v) for v in kw.values())
 
 
 def _in_flags(kw, given, facts, param="arg"):
