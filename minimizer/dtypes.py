@@ -22,6 +22,8 @@ _NV_TO_TORCH: dict[str, str | None] = {
     "Float8_e4m3fn": "float8_e4m3fn",
     "Float8_e5m2": "float8_e5m2",
     "Float8_e8m0fnu": "float8_e8m0fnu",
+    # nvFuser's fp4 is unpacked; torch has only the packed type, which nvFuser reads as this one
+    "Float4_e2m1fn": "float4_e2m1fn_x2",
     "Float4_e2m1fn_x2": "float4_e2m1fn_x2",
     "Index": "int64",
     "Null": None,
@@ -38,7 +40,7 @@ _TORCH_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "l
                   "int": "int32", "cfloat": "complex64", "cdouble": "complex128"}
 
 FLOATING = frozenset({"Double", "Float", "Half", "BFloat16", "Float8_e4m3fn", "Float8_e5m2",
-                      "Float8_e8m0fnu", "Float4_e2m1fn_x2"})
+                      "Float8_e8m0fnu", "Float4_e2m1fn", "Float4_e2m1fn_x2"})
 INTEGRAL = frozenset({"Int", "Int32", "UInt64", "Index"})
 COMPLEX = frozenset({"ComplexFloat", "ComplexDouble"})
 

@@ -348,8 +348,7 @@ class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 class _DataTypes:
-    """``DataType`` of the stub modules: fmin's, and a clear refusal for one fmin does not model
-    (``Float4_e2m1fn``, nvFuser's unpacked fp4)."""
+    """``DataType`` of the stub modules: fmin's, and a clear refusal for one fmin does not model."""
 
     def __init__(self, real):
         self._real = real
@@ -657,6 +656,9 @@ def made_inputs(stmts) -> tuple:
         if s.call == "define_tensor":
             shape = tuple(EXTENT if (x is None or x < 0) else x for x in (a.get("shape") or a.get("sizes") or ()))
             order = a.get("stride_order") or tuple(range(len(shape) - 1, -1, -1))
+            if getattr(a.get("dtype"), "name", None) == "Float4_e2m1fn" and shape:   # packed: ops/fp4.py
+                inner = min(range(len(shape)), key=lambda d: order[d])
+                shape = tuple(x // 2 if d == inner else x for d, x in enumerate(shape))
             strides, step = [0] * len(shape), 1
             for d in sorted(range(len(shape)), key=lambda d: order[d]):
                 strides[d], step = step, step * max(1, shape[d])

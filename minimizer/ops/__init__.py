@@ -8,7 +8,7 @@ from .spec import (BOTH, DIRECT_ONLY, GEN_CATEGORIES, LEGACY_ONLY, REQUIRED, Bou
 from .registry import CATALOG, FAMILIES, lookup, op_names, register
 
 # importing the family modules fills CATALOG
-from . import define, elementwise, reductions, shape, indexing, creation, linalg, scans, norm  # noqa: E402,F401
+from . import define, elementwise, reductions, shape, indexing, creation, linalg, scans, norm, quantize  # noqa: E402,F401
 
 __all__ = ["NOT_FOLLOWED", "POINTWISE", "DimRule", "NotFollowed", "Reach", "BOTH", "DIRECT_ONLY", "GEN_CATEGORIES",
            "LEGACY_ONLY", "REQUIRED", "Bound", "BindError", "Ctx", "Gen", "OpSpec", "Param", "bind", "generated",

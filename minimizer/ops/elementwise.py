@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from .. import dtypes
 from ..model import DType, Ref
+from . import fp4
 from .dims import POINTWISE
 from .registry import register
 from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated
@@ -473,8 +474,14 @@ def _copy(ctx, x):
     return x.clone() if isinstance(x, torch.Tensor) else x
 
 
+#: what nvFuser casts to and from Float4_e2m1fn (its cast table, csrc/type.cpp)
+_FP4_PEERS = frozenset({"Float", "Double", "Half", "BFloat16", "Float4_e2m1fn"})
+
+
 def _cast(ctx, arg, dtype):
     name = dtype_name(dtype)
+    if isinstance(arg, torch.Tensor) and (fp4.is_fp4(arg) or name == "Float4_e2m1fn"):
+        return _cast_fp4(arg, name)
     if isinstance(arg, torch.Tensor):
         return arg.to(dtypes.to_torch(name))
     if name == "Bool":
@@ -484,6 +491,19 @@ def _cast(ctx, arg, dtype):
     if name in dtypes.COMPLEX:
         return complex(arg)
     return float(arg.real) if isinstance(arg, complex) else float(arg)
+
+
+def _cast_fp4(arg, name):
+    """Casts into or out of fp4 go through Float (``ops.fp4``); nvFuser has no other."""
+    src = "Float4_e2m1fn" if fp4.is_fp4(arg) else dtypes.from_torch(arg.dtype)
+    if src not in _FP4_PEERS or name not in _FP4_PEERS:
+        raise TypeError(f"no cast from {src} to {name}: Float4_e2m1fn casts only to and from "
+                        "Float, Double, Half and BFloat16")
+    if src == name:
+        return arg.clone()
+    if name == "Float4_e2m1fn":
+        return fp4.encode(arg.to(torch.float32))
+    return fp4.decode(arg).to(dtypes.to_torch(name))
 
 
 for _name, _doc in (("set", "a copy"), ("segment_set", "a copy that nvFuser must place in a new segment")):

@@ -1,13 +1,14 @@
 """Matmul family (matmul, linear) and flash attention (sdpfa_fwd, sdpfa_bwd).
 
 ``scaled_mm`` is covered for its per-tensor-scaled form (``torch._scaled_mm``: fp8 operands, one
-scale each, an output dtype); its block-scaled outputs are not (the reference refuses
-``output_block_scale_size`` > 0 and ``output_gamma``).
+scale each, an output dtype) and for NVFP4 operands (fp4 with swizzled e4m3 block scales and an
+``alpha``, what nvFuser hands its CUTLASS kernel); its block-scaled outputs are not (the reference
+refuses ``output_block_scale_size`` > 0 and ``output_gamma``).
 
-Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, NVFP4
+Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, grouped
 quantisation, custom CUTLASS kernels): ``grouped_mm``, ``cutlass_nvfp4_grouped_mm``,
-``nv_block_quantize``, ``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``.
-A script using them is unknown to the catalog.
+``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``. A script using them is
+unknown to the catalog (``nv_block_quantize``: ``ops/quantize.py``).
 
 The attention references are the math that flash attention computes (fp32 scores and softmax,
 ``logsumexp`` in Float, outputs in the input dtype), written out rather than calling torch's
@@ -24,6 +25,7 @@ import math
 import torch
 import torch.nn.functional as F
 
+from . import fp4
 from .dims import NOT_FOLLOWED
 from .registry import register
 from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
@@ -142,6 +144,11 @@ register(OpSpec("sdpfa_bwd", "attention", _BWD_HEAD + (
 def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None, dtype="BFloat16",
                output_block_scale_size=0, output_block_scale_dtype="BFloat16", output_gamma=False):
     from ..dtypes import to_torch
+    if fp4.is_fp4(mat1) or fp4.is_fp4(mat2):
+        if output_block_scale_size or output_gamma or bias is not None or beta is not None:
+            raise NotImplementedError("scaled_mm: NVFP4 operands with a bias, beta or block-scaled output "
+                                      "have no reference")
+        return _nvfp4_scaled_mm(mat1, mat2, scale1, scale2, alpha, to_torch(getattr(dtype, "name", dtype))), None, None
     if output_block_scale_size or output_gamma or alpha is not None or beta is not None:
         raise NotImplementedError("scaled_mm: only the per-tensor-scaled form has a torch reference")
     out_dtype = to_torch(getattr(dtype, "name", dtype))
@@ -153,6 +160,54 @@ def _scaled_mm(ctx, mat1, mat2, scale1, scale2, alpha=None, bias=None, beta=None
 
 
 _FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def _round_up(n: int, m: int) -> int:
+    return (n + m - 1) // m * m
+
+
+def _nvfp4_scaled_mm(mat1, mat2, scale1, scale2, alpha, out_dtype):
+    """NVFP4 ``[M, K] @ [K, N]`` with e4m3 scales per 16 along K, each operand's scales padded to
+    128x4 tiles and swizzled (CUTLASS's layout), times ``alpha``: each operand dequantized, one
+    product in Double, rounded once to ``dtype``."""
+    _nvfp4_rules(mat1, mat2, scale1, scale2, alpha)
+    (m, k), n = mat1.shape, mat2.shape[1]
+    if mat1.device.type == "meta":
+        return torch.empty((m, n), dtype=out_dtype, device="meta")
+    a = fp4.decode(mat1).double() * _unswizzle(scale1, m, k // 16).double().repeat_interleave(16, 1)
+    b = fp4.decode(mat2).double() * _unswizzle(scale2, n, k // 16).double().repeat_interleave(16, 1).t()
+    out = a @ b
+    if alpha is not None:
+        out = out * alpha.double()
+    return out.to(out_dtype)
+
+
+def _unswizzle(scales, rows: int, cols: int):
+    """The ``[rows, cols]`` scales out of their padded, swizzled 128x4 tiles."""
+    rp, cp = scales.shape
+    return scales.float().reshape(rp // 128, cp // 4, 32, 4, 4).transpose(1, 3).reshape(rp, cp)[:rows, :cols]
+
+
+def _nvfp4_rules(mat1, mat2, scale1, scale2, alpha) -> None:
+    """What nvFuser's NVFP4 GEMM checks (``validateInputsNvfp4ScaledMm``): two fp4 matrices, the
+    first row-major and the second column-major, K and N multiples of 32, e4m3 scales of exactly
+    the padded shapes, a Float alpha."""
+    if not (fp4.is_fp4(mat1) and fp4.is_fp4(mat2)) or mat1.ndim != 2 or mat2.ndim != 2 \
+            or mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"scaled_mm: expected two NVFP4 matrices [M, K] @ [K, N], got {mat1.dtype} "
+                           f"{list(mat1.shape)} @ {mat2.dtype} {list(mat2.shape)}")
+    (m, k), n = mat1.shape, mat2.shape[1]
+    if (m > 1 and mat1.stride(1) != 1) or (n > 1 and mat2.stride(0) != 1):
+        raise RuntimeError("scaled_mm: only a row-major first and a column-major second operand are supported")
+    if k % 32 or n % 32:
+        raise RuntimeError(f"scaled_mm: K and N must be multiples of 32 for NVFP4, got {k} and {n}")
+    for name, sc, rows in (("scale1", scale1, m), ("scale2", scale2, n)):
+        want = (_round_up(rows, 128), _round_up(k // 16, 4))
+        if not isinstance(sc, torch.Tensor) or sc.dtype != torch.float8_e4m3fn or tuple(sc.shape) != want:
+            got = f"{sc.dtype} {list(sc.shape)}" if isinstance(sc, torch.Tensor) else type(sc).__name__
+            raise RuntimeError(f"scaled_mm: {name} must be Float8_e4m3fn padded and swizzled to {list(want)}, got {got}")
+    if alpha is not None and (alpha.dtype not in (torch.float32, torch.float64) or alpha.numel() != 1):
+        raise RuntimeError("scaled_mm: alpha must be one Float")
 
 
 def _scaled_mm_rules(mat1, mat2, scale1, scale2) -> None:

@@ -57,6 +57,7 @@ from typing import Any, Iterator, Sequence
 
 import torch
 
+from ..ops import fp4
 from ..ops.elementwise import as_tensor
 
 # (rtol, atol) by dtype; complex dtypes use their component's entry
@@ -187,7 +188,11 @@ def _fmt_shape(t: torch.Tensor) -> str:
 
 
 def _as_tensor(v: Any) -> torch.Tensor | None:
-    """Python numbers as 0-d tensors (the catalog's rule); None for anything else."""
+    """Python numbers as 0-d tensors (the catalog's rule); None for anything else. Packed fp4
+    (torch has no arithmetic on it, not even a copy to float) as its values in Float, one per
+    element of the unpacked shape."""
+    if fp4.is_fp4(v):
+        return fp4.decode(fp4.unpack(v.detach(), fp4.innermost(v)))
     try:
         return as_tensor(v)
     except TypeError:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import torch
 
 from .. import dtypes
-from ..ops import CATALOG, Ctx, literal_value
+from ..ops import CATALOG, Ctx, fp4, literal_value
 from ..ops.shape import with_stride_order
 from ..model import DEFINE_TENSOR, DEFINE_VECTOR, LEGACY, OUTPUT, SCALAR_DEFS, DType, Ref, Stmt, is_input_decl
 
@@ -198,7 +198,9 @@ class _Run:
 
     def define_tensor(self, i: int, s: Stmt) -> dict[str, Any]:
         k, t = self.next_input(i)
-        if self.check_inputs:
+        if _declares_fp4(s) and fp4.is_fp4(t):
+            t = _unpack_input(s, k, t, self.check_inputs)
+        elif self.check_inputs:
             check_tensor_input(s, k, t)
         self.facts[s.outs[0]] = TensorFacts(_declared_bcast(s, t))
         if self.upcast and isinstance(t, torch.Tensor) and t.dtype in _UPCAST + (torch.float64,):
@@ -247,6 +249,8 @@ class _Run:
                 _check_output_stride_order(order, val.ndim, i)
                 if order:
                     val = with_stride_order(val, order)
+            if fp4.is_fp4(val):   # as nvFuser hands it to torch
+                val = _packed_output(val, i)
             self.outputs.append(val)
         return {}
 
@@ -313,8 +317,10 @@ PERTURB_ULPS = 2.0
 
 def narrowest_eps(stmts: Sequence[Stmt], inputs: Sequence[Any] = ()) -> float:
     """The eps of the narrowest floating dtype the program declares or is given (float64's if
-    none): the rounding every value of it may carry."""
-    found = [t.dtype for t in inputs if isinstance(t, torch.Tensor) and t.dtype.is_floating_point]
+    none): the rounding every value of it may carry. fp4 inputs do not count: nothing computes on
+    them (torch has no ``finfo`` for them either)."""
+    found = [t.dtype for t in inputs if isinstance(t, torch.Tensor) and t.dtype.is_floating_point
+             and not fp4.is_fp4(t)]
 
     def walk(v):
         if isinstance(v, DType) and v.name in _FLOATS:
@@ -357,6 +363,9 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
                 and not isinstance(given[p.name], Ref) and given[p.name] is not None:
             raise FusionError(f"fd.ops.{spec.name}(): the legacy frontend takes no Python number "
                               f"for '{p.name}'; define it with fd.define_scalar", "definition", i)
+    if _computes_on_fp4(spec, kw):
+        raise FusionError(f"fd.ops.{spec.name}: Float4_e2m1fn is a storage type: cast it to Float "
+                          "before computing on it", "definition", i)
     if spec.ir_check is not None:
         problem = spec.ir_check(kw, lambda p: _operand_facts(given.get(p), facts))
         if problem:
@@ -394,6 +403,19 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
                 flags = _propagate_bcast(spec, kw, given, facts, val)
             facts[name] = TensorFacts(flags, padded="padded-output" in spec.tags)
     return out_vals
+
+
+#: the ops that take fp4 tensors: casts, copies and the ops that only move values (the CPU
+#: kernels of these work on one code per byte; nvFuser's runtime has no fp4 arithmetic)
+_TAKES_FP4 = frozenset({"cast", "set", "segment_set", "broadcast_in_dim", "broadcast", "expand", "reshape",
+                        "permute", "squeeze", "slice", "cat", "stride_order", "shape", "size", "tensor_sizes",
+                        "select", "index_select", "scaled_mm"})
+
+
+def _computes_on_fp4(spec, kw) -> bool:
+    """Any other op given an fp4 tensor: torch's meta kernels would let it through, its CPU
+    kernels (even ``pad``'s fill) and nvFuser's runtime would not."""
+    return spec.name not in _TAKES_FP4 and any(fp4.is_fp4(v) for v in kw.values())
 
 
 def _in_flags(kw, given, facts, param="arg"):
@@ -664,6 +686,32 @@ def _check_strides(s: Stmt, k: int, t: torch.Tensor, shape, contig) -> None:
             raise FusionError(f"Input {k}, {name}'s stride mismatch with contiguity info. dim {d}: "
                               f"expected stride {expected_next}, got {strides[d]}", "input")
         expected_next = strides[d] * sizes[d]
+
+
+def _declares_fp4(s: Stmt) -> bool:
+    dtype = s.arg("dtype")
+    return isinstance(dtype, DType) and dtype.name == "Float4_e2m1fn"
+
+
+def _unpack_input(s: Stmt, k: int, t: torch.Tensor, check: bool) -> torch.Tensor:
+    """A packed ``float4_e2m1fn_x2`` input of a ``Float4_e2m1fn`` ``define_tensor``: checked as
+    nvFuser sees it (the innermost allocation dim twice as long, the other strides counted in
+    fp4 elements: ``getLastDimAdjustment``), then unpacked to one code per element."""
+    if t.ndim == 0:
+        raise FusionError(f"Expected input {k}, {s.outs[0]}: a Float4_e2m1fn tensor needs a dim to unpack", "input")
+    inner = _alloc_dims(_stride_order(s), t.ndim)[-1]
+    if check:
+        sizes = [2 * n if d == inner else n for d, n in enumerate(t.shape)]
+        strides = [st if d == inner else 2 * st for d, st in enumerate(t.stride())]
+        check_tensor_input(s, k, torch.empty_strided(sizes, strides, dtype=t.dtype, device="meta"))
+    return fp4.unpack(t, inner)
+
+
+def _packed_output(val: torch.Tensor, i: int) -> torch.Tensor:
+    try:
+        return fp4.pack(val, fp4.innermost(val))
+    except ValueError as e:
+        raise FusionError(f"add_output: {e}", "definition", i) from e
 
 
 def check_scalar_input(s: Stmt, k: int, v: Any) -> None:

@@ -315,17 +315,22 @@ def render_stmt(s: Stmt, fd: str, dialect: Dialect, texts: dict[str, str] | None
 
 def render_input(a: InputArg) -> str:
     """An input as nvFuser's own ``repro_script_for`` writes it: make_tensor when contiguous,
-    else randn/randint of the right storage size viewed with ``as_strided`` (fp8 and fp4 drawn
-    in Float and rounded, as nvFuser writes them: torch has no ``randn`` for them)."""
+    else randn/randint of the right storage size viewed with ``as_strided`` (fp8 drawn in Float and
+    rounded, as nvFuser writes them: torch has no ``randn`` for them; fp4 as random bytes, each
+    two fp4 codes: torch cannot convert to fp4 on the CPU)."""
     if isinstance(a, ScalarArg):
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
     dev = a.device
     shape = _tuple(a.shape)
-    if a.strides == contiguous_strides(a.shape):
-        return f"torch.testing.make_tensor({shape}, dtype={tdt}, device='{dev}')"
+    contiguous = a.strides == contiguous_strides(a.shape)
     n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
-    if a.dtype.startswith(("Float8", "Float4")):   # randn has no kernel for them: draw Float, round
+    if a.dtype.startswith("Float4"):   # torch has no kernel making fp4: any byte is two fp4 codes
+        base = f"torch.randint(0, 256, {shape if contiguous else _tuple((n,))}, dtype=torch.uint8, device='{dev}')"
+        return f"{base}.view({tdt})" + ("" if contiguous else f".as_strided({shape}, {_tuple(a.strides)})")
+    if contiguous:
+        return f"torch.testing.make_tensor({shape}, dtype={tdt}, device='{dev}')"
+    if a.dtype.startswith("Float8"):   # randn has no kernel for them: draw Float, round
         base = f"torch.randn({n}, dtype=torch.float32, device='{dev}').to({tdt})"
     elif a.dtype in dtypes.FLOATING or a.dtype in dtypes.COMPLEX:
         base = f"torch.randn({n}, dtype={tdt}, device='{dev}')"

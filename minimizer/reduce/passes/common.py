@@ -150,8 +150,21 @@ def tensor_input(program: Program, name: str, t, bcast, alloc: list[int] | None 
             for pos, d in enumerate(alloc):
                 order[d] = n - 1 - pos
             args.append(("stride_order", tuple(order)))
+    if dt == "Float4_e2m1fn":
+        shape = _packed_fp4_shape(shape, alloc, expanded)
+        if shape is None:
+            return None
+        strides = strides_in_order(shape, alloc, expanded)
     stmt = Stmt((name,), DEFINE_TENSOR, tuple(args), npos=0)
     return stmt, tensor_arg(shape, strides, dt, device_of(program))
+
+
+def _packed_fp4_shape(shape, alloc, expanded) -> tuple[int, ...] | None:
+    """The torch shape of an fp4 input of logical ``shape``: its innermost allocation dim holds
+    two values per byte (``ops.fp4``); None where that dim cannot be packed."""
+    if not shape or shape[alloc[-1]] % 2 or expanded[alloc[-1]]:
+        return None
+    return tuple(x // 2 if d == alloc[-1] else x for d, x in enumerate(shape))
 
 
 def alloc_order(t) -> list[int] | None:
