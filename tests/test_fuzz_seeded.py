@@ -533,3 +533,33 @@ def test_the_static_check_refuses_a_bitwise_op_with_a_floating_result():
     with pytest.raises(FusionError, match="bitwise_and"):
         static.check(parse(src))
     static.check(parse(src.replace("0.500000, dtype=DataType.Double", "True, dtype=DataType.Bool")))
+
+
+def test_a_seed_without_ops_is_read_and_its_mutants_get_ops(tmp_path):
+    """An input forwarded to an output (nvFuser's input-forwarding tests) has no op, but its input
+    takes mutations and an inserted cast or segment_set gives it one."""
+    path = tmp_path / "forward.py"
+    path.write_text(textwrap.dedent("""\
+        import torch
+        from nvfuser_direct import FusionDefinition, DataType
+
+        with FusionDefinition() as fd:
+            T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float)
+            fd.add_output(T0)
+
+        inputs = [torch.randn((4, 5), dtype=torch.float32, device='cuda:0')]
+        fd.execute(inputs)
+        """))
+    s = seeded.read_seed(str(path), None)
+    assert not s.program.op_stmts()
+    got = set()
+
+    @settings(max_examples=60, database=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck),
+              deadline=None)
+    @given(st.data())
+    def draw(data):
+        q, applied = mutate.mutated(data, s.program, s.info)
+        if q.op_stmts():
+            got.update(x.op for x in q.op_stmts())
+    draw()
+    assert got & {"cast", "segment_set"}
