@@ -309,8 +309,10 @@ class KernelParams:
 
 
 def scheduler_params(text: str) -> list[KernelParams]:
-    """Every parameter block of ``text`` in the order printed (one per heuristic nvFuser
-    computed: a kernel's, and a 3D reduction heuristic it refused before falling back)."""
+    """Every parameter block of ``text`` in the order printed: one per heuristic nvFuser
+    computed (a kernel's; the one computed while the segmenter tried the fusion un-segmented, the
+    same again; a 3D reduction heuristic it refused before falling back to 2D). A block of a
+    kind read here only by its name (greedy, matmul, the TMA schedulers) has no parameters."""
     out, block, head = [], None, ""
     for line in text.splitlines():
         line = line.strip()
@@ -396,7 +398,7 @@ def _tag_word(tag: str) -> str:
     Shared Memory Persistent Heuristic.`` -> ``register_and_shared_memory``: the variant of a
     persistent scheduler (where its buffers live), without the words that name the scheduler."""
     words = [w for w in re.findall(r"\w+", tag.lower())
-             if w not in {"inner", "outer", "innerouter", "persistent", "kernel", "heuristic"}]
+             if w not in {"inner", "outer", "innerouter", "persistent", "kernel", "heuristic", "heuristics"}]
     return "_".join(words)
 
 
@@ -443,10 +445,12 @@ def _transpose_params(lines: list[str]) -> tuple[str, ...]:
 
 def param_features(text: str) -> set[str]:
     """``param:<scheduler>:<parameter>`` for every parameter block of ``text``
-    (``scheduler_params``), and ``param:reduction:3d_refused`` where nvFuser refused a 3D
-    reduction heuristic and fell back to 2D."""
+    (``scheduler_params``; ``param:<kind>`` for a block read only by its name), and
+    ``param:reduction:3d_refused`` where nvFuser refused a 3D reduction heuristic and fell back
+    to 2D."""
     kernels = scheduler_params(text)
     out = {f"param:{k.scheduler}:{p}" for k in kernels for p in k.params}
+    out |= {f"param:{k.scheduler}" for k in kernels if not k.params}
     if _UNSUPPORTED_3D in text:
         out.add("param:reduction:3d_refused")
     return out
