@@ -365,8 +365,10 @@ def _pointwise_params(lines: list[str], tag: str) -> tuple[str, ...]:
 
 
 #: a reduction block's tag names the persistent scheduler that computed it; none: ``reduction``
-_REDUCTION_TAGS = (("InnerOuter", "inner_outer_persistent"), ("Inner Persistent", "inner_persistent"),
-                   ("Outer persistent", "outer_persistent"))
+#: (the inner-outer scheduler's warp-specialized TMA tag is read from nvFuser's source, the others
+#: are in captured logs)
+_REDUCTION_TAGS = (("InnerOuter", "inner_outer_persistent"), ("TMA Warp Specialized", "inner_outer_persistent"),
+                   ("Inner Persistent", "inner_persistent"), ("Outer persistent", "outer_persistent"))
 
 
 def _reduction_params(lines: list[str], tag: str) -> KernelParams:
