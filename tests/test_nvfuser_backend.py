@@ -59,4 +59,4 @@ def test_same_failure_same_signature_across_runs():
 def test_worker_environment_defaults_do_not_override_the_user(monkeypatch):
     monkeypatch.setenv("NVFUSER_DISABLE", "kernel_reuse")
     env = NVF.worker_env()
-    assert env == {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging"}
+    assert env == {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging,scheduler_params"}

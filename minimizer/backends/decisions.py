@@ -29,6 +29,17 @@ def count_bucket(n: int) -> str:
     return "4-7" if n < 8 else "8+"
 
 
+def pow2_bucket(n: int, cap: int = 16) -> str:
+    """A heuristic's factor as a power-of-2 bucket: the largest power of 2 not above ``n``,
+    ``<cap>+`` from ``cap`` on (``0`` for none). nvFuser's vectorization and unroll factors are
+    powers of 2 already; a derived factor (a transpose's unroll of 6) lands with its neighbours."""
+    if n < 1:
+        return "0"
+    if n >= cap:
+        return f"{cap}+"
+    return str(1 << (int(n).bit_length() - 1))
+
+
 def norm(text: str) -> str:
     """A reason or message as a feature: tensor names (``T12_g_float``), numbers and spaces
     masked, so the same decision on another program reads the same."""
@@ -77,4 +88,4 @@ def signature(features) -> str:
     return hashlib.sha1("\n".join(sorted(features)).encode()).hexdigest()[:12]
 
 
-__all__ = ["FEATURE_CHARS", "count_bucket", "norm", "error_class", "generic", "signature"]
+__all__ = ["FEATURE_CHARS", "count_bucket", "pow2_bucket", "norm", "error_class", "generic", "signature"]

@@ -3,7 +3,8 @@
 The script runs as written against the installed ``nvfuser``/``nvfuser_direct``. Segments and
 their schedulers come from the ``NVFUSER_DUMP=segmented_fusion`` block, which nvFuser's C++ side
 prints to file descriptor 1 (the worker captures it). The worker is started with
-``NVFUSER_DUMP=segmented_fusion`` and ``NVFUSER_DISABLE=parallel_compile`` (the real error
+``NVFUSER_DUMP=segmented_fusion,segmenter_logging,scheduler_params`` and
+``NVFUSER_DISABLE=parallel_compile`` (the real error
 instead of the parallel-compile wrapper) unless the user set those variables; the nvFuser version
 and every ``NVFUSER_*`` option are recorded in each outcome, since outcomes depend on them.
 """
@@ -16,17 +17,19 @@ from typing import Callable
 
 from . import decisions
 from .base import SPLITS_DIFFER, Backend, RunOptions, cuda_usable, register
-from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, parse_error, refresh_signature,
-                          rejected_merges,
-                          segment_graph_from_dump, segments_from_dump)
+from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, param_features, parse_error,
+                          refresh_signature, rejected_merges, segment_graph_from_dump, segments_from_dump)
 from .nvfuser_rootcause import particulars, rootcause
 from .runner import run_with_modules
 
 #: ``segmented_fusion``: segments, schedulers, crossing tensors and each segment's expressions;
 #: ``segmenter_logging``: why merges were rejected (the reasons a kernel boundary has; about
 #: twice the log of the first alone on a 4-op probe, parsed in the worker);
+#: ``scheduler_params``: the heuristic each kernel's scheduler picked (vectorization, unroll,
+#: how each domain is parallelized: the fuzzer's finer decision features, ``param_features``);
 #: ``parallel_compile`` off: the real error instead of the parallel-compile wrapper
-DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging", "NVFUSER_DISABLE": "parallel_compile"}
+DEFAULT_ENV = {"NVFUSER_DUMP": "segmented_fusion,segmenter_logging,scheduler_params",
+               "NVFUSER_DISABLE": "parallel_compile"}
 
 
 def classify(error: BaseException, inputs: Callable[[], FusionInputs | None] = lambda: None) -> dict:
@@ -269,12 +272,15 @@ class NvFuser(Backend):
         """Also every merge the segmenter rejected, with each scheduler's reason
         (``segmenter_logging``, masked; generic "not this kind of fusion" reasons left out), not
         only the boundary reasons the graph keeps: a mutant that makes the segmenter refuse a
-        merge for a reason never seen took a new path through it."""
+        merge for a reason never seen took a new path through it. And the heuristic each
+        scheduler picked (``scheduler_params``: ``param:pointwise:vec#4``,
+        ``param:reduction:iter=blockIdx.x/threadIdx.y/multiple_reductions_per_block``): two
+        programs of the same kernels may still take different code paths inside them."""
         feats = {f for f in super().decision_features(result, log) if not f.startswith("reject:")}
         for _, reasons in rejected_merges(log):
             feats |= {f"reject:{sched}:{decisions.norm(why)}" if sched else "reject:segment_set"
                       for sched, why in reasons.items()}
-        return sorted(feats)
+        return sorted(feats | param_features(log))
 
     def analyze_log(self, result: dict, log: str) -> None:
         groups = segments_from_dump(log)

@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass
 
 from ..segments import Edge, Rejection, Segment, SegmentGraph
+from .decisions import count_bucket, pow2_bucket
 from .signature import first_line, mask
 
 # ---------------------------------------------------------------------------------------------
@@ -283,6 +284,178 @@ def short_expr(text: str) -> str:
     t = re.sub(r", initial value = (?:\w+\([^)]*\)|[^,)]+)", "", t)
     t = re.sub(r", allreduce = \w+", "", t)
     return t.replace("( ", "(").replace(" )", ")")
+
+
+# ---------------------------------------------------------------------------------------------
+# the heuristic parameters (``NVFUSER_DUMP=scheduler_params``)
+
+#: a parameter block's first line, ``===== Pointwise Parameters ========`` (the greedy
+#: scheduler's has more ``=`` before its name); it ends at a line of ``=`` alone
+_PARAMS_HEAD = re.compile(r"^=+ ([A-Za-z ]+?) Parameters =+$")
+_PARAMS_END = re.compile(r"^={20,}$")
+#: printed between a 3D reduction heuristic nvFuser refuses and the 2D one it falls back to
+_UNSUPPORTED_3D = "===== UNSUPPORTED REDUCTION HEURISTIC"
+
+
+@dataclass(frozen=True)
+class KernelParams:
+    """The heuristic nvFuser picked for one kernel: its scheduler (named as ``segmented_fusion``
+    names it) and the parameters that say which code path the scheduler took, as short words
+    (``2d``, ``vec#4``, ``iter=blockIdx.x/threadIdx.y``). Launch sizes and counts that only
+    follow the input's extents (grid and block sizes, persistent batches) are left out: with
+    them every shape would read as a new decision."""
+    scheduler: str
+    params: tuple[str, ...]
+
+
+def scheduler_params(text: str) -> list[KernelParams]:
+    """Every parameter block of ``text`` in the order printed: one per heuristic nvFuser
+    computed (a kernel's; the one computed while the segmenter tried the fusion un-segmented, the
+    same again; a 3D reduction heuristic it refused before falling back to 2D). A block of a
+    kind read here only by its name (greedy, matmul, the TMA schedulers) has no parameters."""
+    out, block, head = [], None, ""
+    for line in text.splitlines():
+        line = line.strip()
+        m = _PARAMS_HEAD.match(line)
+        if m:
+            block, head = [], m.group(1)
+        elif block is not None and _PARAMS_END.match(line):
+            out.append(_read_params(head, block))
+            block = None
+        elif block is not None:
+            block.append(line)
+    return out
+
+
+def _read_params(head: str, lines: list[str]) -> KernelParams:
+    tag = next((ln[len("Tag: "):] for ln in lines if ln.startswith("Tag: ")), "")
+    if head == "Pointwise":
+        return KernelParams("pointwise", _pointwise_params(lines, tag))
+    if head == "Reduction":
+        return _reduction_params(lines, tag)
+    if head == "Transpose":
+        return KernelParams("transpose", _transpose_params(lines))
+    return KernelParams(re.sub(r"\W+", "_", head.lower()), ())
+
+
+def _factor(lines: list[str], pattern: str) -> int | None:
+    for ln in lines:
+        m = re.match(pattern, ln)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _pointwise_params(lines: list[str], tag: str) -> tuple[str, ...]:
+    """1D or 2D (and the broadcast break point's position), the block split, the grid binding,
+    the vectorization and unroll factors, TMA."""
+    out = ["tma"] if "TMA" in tag else []
+    bp = _factor(lines, r"Bcast break point: (\d+)")
+    out.append(f"2d:bp#{count_bucket(bp)}" if bp else "1d")
+    words = {"Split block into y-dim": "split_block", "Split y grid dim": "split_grid_y",
+             "Flip BIDx/BIDy bindings": "flip_grid", "use_tma_load: true": "tma_load",
+             "use_tma_store: true": "tma_store"}
+    out += [w for ln, w in words.items() if ln in lines]
+    for key, name in (("vectorization_factor", "vec"), ("unroll_factor_inner", "unroll_inner"),
+                      ("unroll_factor_outer", "unroll_outer")):
+        n = _factor(lines, key + r": (\d+)")
+        if n is not None:
+            out.append(f"{name}#{pow2_bucket(n)}")
+    return tuple(out)
+
+
+#: a reduction block's tag names the persistent scheduler that computed it; none: ``reduction``
+#: (the inner-outer scheduler's warp-specialized TMA tag is read from nvFuser's source, the others
+#: are in captured logs)
+_REDUCTION_TAGS = (("InnerOuter", "inner_outer_persistent"), ("TMA Warp Specialized", "inner_outer_persistent"),
+                   ("Inner Persistent", "inner_persistent"), ("Outer persistent", "outer_persistent"))
+
+
+def _reduction_params(lines: list[str], tag: str) -> KernelParams:
+    """Which dim is reduced (fastest or slow), persistence, 3D, circular buffering, and how each
+    domain is parallelized (``iter=``, ``inner=``, ``outer=``: block/grid bindings, grid splits,
+    vectorize, unroll; each domain's factor bucketed apart), the index type."""
+    sched = next((s for key, s in _REDUCTION_TAGS if key in tag), "reduction")
+    out = [f"variant:{_tag_word(tag)}"] if _tag_word(tag) else []
+    words = {"Red On Fastest Dim": "fastest_dim", "Red On Slow Dim": "slow_dim", "Persistent Kernel": "persistent",
+             "Project Persistent Buffers": "project_buffers", "3D Schedule": "3d",
+             "computeWith persistent buffers": "compute_with"}
+    out += [w for ln, w in words.items() if ln in lines]
+    if any("CircularBufferOptions{" in ln for ln in lines):
+        out.append("circular_buffer")
+    for prefix, name in (("Iteration Domain:", "iter"), ("Inner Reduction Domain:", "inner"),
+                         ("Outer Reduction:", "outer")):
+        for ln in lines:
+            i = ln.find(prefix)
+            if i >= 0:
+                out += _domain_words(name, ln[i + len(prefix):])
+    index = next((m.group(1) for m in (re.search(r"index_type = (\w+)", ln) for ln in lines) if m), "NotSet")
+    if index != "NotSet":   # the reduction scheduler leaves it to the executor
+        out.append(f"index:{index}")
+    return KernelParams(sched, tuple(out))
+
+
+def _tag_word(tag: str) -> str:
+    """``2D Register Inner Persistent Heuristic.`` -> ``2d_register``, ``InnerOuter Register and
+    Shared Memory Persistent Heuristic.`` -> ``register_and_shared_memory``: the variant of a
+    persistent scheduler (where its buffers live), without the words that name the scheduler."""
+    words = [w for w in re.findall(r"\w+", tag.lower())
+             if w not in {"inner", "outer", "innerouter", "persistent", "kernel", "heuristic", "heuristics"}]
+    return "_".join(words)
+
+
+def _domain_words(name: str, text: str) -> list[str]:
+    """``blockIdx.x / split grid dimension outer / threadIdx.y / vectorize / factor 4`` ->
+    ``iter=blockIdx.x/split_grid_outer/threadIdx.y/vectorize`` and ``iter_factor#4``: the
+    parallelization path with the counts (``cross block - 128``, ``persistent batch - 5``) out,
+    the unroll factor bucketed on its own."""
+    parts, factor = [], None
+    for part in (p.strip() for p in text.split("/")):
+        if not part:
+            continue
+        m = re.match(r"factor (\d+)", part)
+        if m:
+            factor = int(m.group(1))
+            continue
+        part = re.sub(r" - (\d+)$", "", part)
+        part = re.sub(r"\s*-\s*", ":", re.sub(r"split grid dim(ension)?", "split_grid", part)).replace(" ", "_")
+        if part not in parts:   # a cross-grid split is printed twice ("split grid dim", "... dimension")
+            parts.append(part)
+    out = [f"{name}={'/'.join(parts) or 'serial'}"]
+    if factor is not None:
+        out.append(f"{name}_factor#{pow2_bucket(factor)}")
+    return out
+
+
+def _transpose_params(lines: list[str]) -> tuple[str, ...]:
+    """The tile sizes, each group's vectorization and unroll factors, and whether a virtual
+    innermost dim was built (splits, merges) for a small transposed dim."""
+    out = []
+    tiles = [_factor(lines, r"input tile size: (\d+)"), _factor(lines, r"output tile size: (\d+)")]
+    if None not in tiles:
+        out.append("tile#" + "x".join(pow2_bucket(t, 128) for t in tiles))
+    for group in ("1", "2"):
+        for verb, name in (("Vectorize", "vec"), ("Unroll", "unroll")):
+            n = _factor(lines, rf"{verb} group {group}, Factor: (\d+)")
+            out.append(f"{name}{group}#{pow2_bucket(n or 1)}")
+    if any(ln.startswith("split(") for ln in lines):
+        out.append("virtual_inner:split")
+    out += [f"virtual_inner:merge{g}" for g in ("1", "2")
+            if any(ln.startswith("merge ") and ln.endswith(f"with innermost{g}") for ln in lines)]
+    return tuple(out)
+
+
+def param_features(text: str) -> set[str]:
+    """``param:<scheduler>:<parameter>`` for every parameter block of ``text``
+    (``scheduler_params``; ``param:<kind>`` for a block read only by its name), and
+    ``param:reduction:3d_refused`` where nvFuser refused a 3D reduction heuristic and fell back
+    to 2D."""
+    kernels = scheduler_params(text)
+    out = {f"param:{k.scheduler}:{p}" for k in kernels for p in k.params}
+    out |= {f"param:{k.scheduler}" for k in kernels if not k.params}
+    if _UNSUPPORTED_3D in text:
+        out.add("param:reduction:3d_refused")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

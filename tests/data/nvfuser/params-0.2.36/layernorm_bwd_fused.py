@@ -1,0 +1,102 @@
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion_id9(fd : FusionDefinition) -> None :
+    S0 = fd.define_scalar(None, dtype=DataType.Double)
+    T1 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[None, None, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[2, 1, 0])
+    T2 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T3 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.BFloat16, is_cpu=False, stride_order=[2, 1, 0])
+    T4 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Bool, is_cpu=False, stride_order=[2, 1, 0])
+    T5 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, None], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T6 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T7 = fd.define_tensor(shape=[-1, -1, 1], contiguity=[True, True, None], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T8 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 1, 0])
+    T9 = fd.ops.cast(T4, dtype=DataType.Float)
+    S10 = fd.define_scalar(16, dtype=DataType.Int)
+    S11 = fd.define_scalar(512, dtype=DataType.Int)
+    S12 = fd.define_scalar(1600, dtype=DataType.Int)
+    T14 = fd.ops.broadcast_in_dim(T7, shape=[S10, S11, S12], broadcast_dims=[0, 1, 2])
+    T15 = fd.ops.mul(T8, T14)
+    T16 = fd.ops.cast(T1, dtype=DataType.Float)
+    T17 = fd.ops.cast(T3, dtype=DataType.Float)
+    T18 = fd.ops.sum(T17, dims=[0, 1], keepdim=False, dtype=DataType.Null)
+    T19 = fd.ops.cast(T18, dtype=DataType.BFloat16)
+    T20 = fd.ops.mul(T17, T16)
+    T21 = fd.ops.mul(T17, T15)
+    T22 = fd.ops.sum(T21, dims=[0, 1], keepdim=False, dtype=DataType.Null)
+    T23 = fd.ops.cast(T22, dtype=DataType.BFloat16)
+    T24 = fd.ops.mul(T20, T14)
+    T25 = fd.ops.mul(T20, T8)
+    T26 = fd.ops.sum(T25, dims=[2], keepdim=False, dtype=DataType.Null)
+    S27 = fd.define_scalar(16, dtype=DataType.Int)
+    S28 = fd.define_scalar(512, dtype=DataType.Int)
+    S29 = fd.define_scalar(1, dtype=DataType.Int)
+    T31 = fd.ops.broadcast_in_dim(T26, shape=[S27, S28, S29], broadcast_dims=[0, 1])
+    T32 = fd.ops.neg(T24)
+    T33 = fd.ops.sum(T32, dims=[2], keepdim=False, dtype=DataType.Null)
+    S34 = fd.define_scalar(16, dtype=DataType.Int)
+    S35 = fd.define_scalar(512, dtype=DataType.Int)
+    S36 = fd.define_scalar(1, dtype=DataType.Int)
+    T38 = fd.ops.broadcast_in_dim(T33, shape=[S34, S35, S36], broadcast_dims=[0, 1])
+    S39 = fd.define_scalar(-0.500000, dtype=DataType.Double)
+    T40 = fd.ops.mul(S39, T31)
+    S41 = fd.define_scalar(3.00000, dtype=DataType.Double)
+    T42 = fd.ops.pow(T7, S41)
+    T43 = fd.ops.mul(T40, T42)
+    T44 = fd.ops.sum(T38, dims=[2], keepdim=False, dtype=DataType.Null)
+    T45 = fd.ops.sum(T43, dims=[2], keepdim=False, dtype=DataType.Null)
+    S46 = fd.define_scalar(16, dtype=DataType.Int)
+    S47 = fd.define_scalar(512, dtype=DataType.Int)
+    S48 = fd.define_scalar(1, dtype=DataType.Int)
+    T50 = fd.ops.broadcast_in_dim(T45, shape=[S46, S47, S48], broadcast_dims=[0, 1])
+    S51 = fd.define_scalar(16, dtype=DataType.Int)
+    S52 = fd.define_scalar(512, dtype=DataType.Int)
+    S53 = fd.define_scalar(1600, dtype=DataType.Int)
+    T55 = fd.ops.broadcast_in_dim(T50, shape=[S51, S52, S53], broadcast_dims=[0, 1, 2])
+    S56 = fd.define_scalar(2.00000, dtype=DataType.Double)
+    T57 = fd.ops.mul(S56, T55)
+    T58 = fd.ops.sub(T6, T5)
+    T59 = fd.ops.mul(T57, T58)
+    S60 = fd.define_scalar(1600.00, dtype=DataType.Double)
+    S61 = fd.ops.reciprocal(S60)
+    T62 = fd.ops.mul(T59, S61)
+    S63 = fd.define_scalar(16, dtype=DataType.Int)
+    S64 = fd.define_scalar(512, dtype=DataType.Int)
+    S65 = fd.define_scalar(1, dtype=DataType.Int)
+    T67 = fd.ops.broadcast_in_dim(T44, shape=[S63, S64, S65], broadcast_dims=[0, 1])
+    S68 = fd.define_scalar(16, dtype=DataType.Int)
+    S69 = fd.define_scalar(512, dtype=DataType.Int)
+    S70 = fd.define_scalar(1600, dtype=DataType.Int)
+    T72 = fd.ops.broadcast_in_dim(T67, shape=[S68, S69, S70], broadcast_dims=[0, 1, 2])
+    S73 = fd.define_scalar(0.000625000, dtype=DataType.Double)
+    T74 = fd.ops.mul(S73, T72)
+    T75 = fd.ops.add(T62, T74)
+    T76 = fd.ops.add(T24, T75)
+    T77 = fd.ops.add(T2, T76)
+    T78 = fd.ops.mul(T77, S0)
+    T79 = fd.ops.mul(T78, T9)
+    T80 = fd.ops.cast(T79, dtype=DataType.BFloat16)
+    T81 = fd.ops.sum(T79, dims=[0, 1], keepdim=False, dtype=DataType.Null)
+    T82 = fd.ops.cast(T81, dtype=DataType.BFloat16)
+    fd.add_output(T19)
+    fd.add_output(T23)
+    fd.add_output(T77)
+    fd.add_output(T80)
+    fd.add_output(T82)
+
+with FusionDefinition() as fd:
+    nvfuser_fusion_id9(fd)
+
+inputs = [
+        1.0,
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.bfloat16).as_strided((16, 512, 4096), (0, 0, 1)), # T1
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.float32), # T2
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.bfloat16), # T3
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.float32) > 0, # T4 Bool
+        torch.randn(16, 512, device='cuda', dtype=torch.float32).as_strided((16, 512, 4096), (512, 1, 0)), # T5
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.float32), # T6
+        torch.randn(16, 512, 1, device='cuda', dtype=torch.float32), # T7
+        torch.randn(16, 512, 4096, device='cuda', dtype=torch.float32), # T8
+        ]
+
+out = fd.execute(inputs)
