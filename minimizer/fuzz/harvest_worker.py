@@ -21,6 +21,7 @@ each test's failure with its traceback on stderr.
 from __future__ import annotations
 
 import ast
+import dis
 import importlib.abc
 import importlib.machinery
 import inspect
@@ -55,15 +56,18 @@ class _AnyClass(type):
 
 
 class Anything(metaclass=_AnyClass):
-    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false.
+    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false
+    and empty (of length 0; unpacked, as many stubs as the unpacking asks for: ``_unpacked``).
     Called with a lone function, it gives the function back: a stubbed decorator
     (``@LruFusionCache(max_fusions=10)``) leaves what it decorates, so the test still defines
     its fusions through it."""
 
     def __init__(self, *args, **kwargs):
-        pass
+        _run_lambdas(args, kwargs)
 
     def __call__(self, *args, **kwargs):
+        if _run_lambdas(args, kwargs):
+            return Anything()
         if len(args) == 1 and not kwargs and inspect.isfunction(args[0]):
             return args[0]
         return Anything()
@@ -77,7 +81,10 @@ class Anything(metaclass=_AnyClass):
         return False
 
     def __iter__(self):
-        return iter(())
+        return iter([Anything() for _ in range(_unpacked(sys._getframe(1)))])
+
+    def __len__(self):
+        return 0
 
     def __enter__(self):
         return self
@@ -92,6 +99,28 @@ class Anything(metaclass=_AnyClass):
         return False
 
     __le__ = __gt__ = __ge__ = __lt__
+
+
+def _run_lambdas(args, kwargs) -> bool:
+    """Call once each lambda handed to a stub (whether there was one): a lambda is work a test
+    hands a helper to do for it (``get_benchmark_fns(lambda: fd.execute(ins))``,
+    ``benchmark.pedantic(lambda: ...)``), often the only place its fusion executes. A decorator
+    is never a lambda, and is left to ``__call__``."""
+    thunks = [a for a in (*args, *kwargs.values()) if inspect.isfunction(a) and a.__name__ == "<lambda>"]
+    for thunk in thunks:
+        thunk(*[Anything() for p in inspect.signature(thunk).parameters.values()
+                if p.default is inspect.Parameter.empty and p.kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD])
+    return bool(thunks)
+
+
+def _unpacked(frame) -> int:
+    """How many values the statement iterating a stub unpacks it into (``seed, offset = stub()``:
+    2; ``first, *rest = stub()``: 1), else 0: a stubbed helper that returns a pair still binds
+    both names, and the test goes on to its fusion; a loop over a stub runs no times."""
+    at = next((i for i in dis.get_instructions(frame.f_code) if i.offset == frame.f_lasti), None)
+    if at is not None and at.opname == "UNPACK_SEQUENCE":
+        return at.arg
+    return at.arg & 0xFF if at is not None and at.opname == "UNPACK_EX" else 0
 
 
 class Traced:
@@ -255,7 +284,7 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        if self.last_for and spec.name in STAND_INS:
+        if spec.name in STAND_INS:
             return STAND_INS[spec.name]()
         return _stub(spec.name)
 
@@ -313,9 +342,42 @@ def _looseversion() -> types.ModuleType:
     return mod
 
 
-#: packages a test helper imports that this machine may lack and whose answers matter (a stub
-#: would answer every question "no"): what stands in for each
-STAND_INS = {"looseversion": _looseversion}
+def _sdpa_layout() -> tuple[str, tuple[int, ...], bool]:
+    """(dtype, shape of the seed, on the CPU) of flash attention's Philox state in this torch:
+    UInt64 ``[2]`` and ``[]`` on the GPU from torch 2.7 on (the layout ``sdpfa_fwd`` returns),
+    Int ``[]`` and ``[]`` on the CPU before. The test's inputs come from this torch, so its
+    definition must declare this torch's layout."""
+    if LooseVersion(torch.__version__) >= LooseVersion("2.7.0"):
+        return "UInt64", (2,), False
+    return "Int", (), True
+
+
+def define_sdpa_rng_state(fd):
+    """nvFuser's test helper of that name: the Philox seed and offset a test's ``sdpfa_bwd``
+    reads, as two inputs of ``fd`` in this torch's layout (``_sdpa_layout``)."""
+    from ..frontend.fusion_definition import DataType
+    dtype, seed_shape, is_cpu = _sdpa_layout()
+    return tuple(fd.define_tensor(shape=list(shape), dtype=getattr(DataType, dtype), is_cpu=is_cpu)
+                 for shape in (seed_shape, ()))
+
+
+def create_sdpa_rng_tensors():
+    """nvFuser's test helper of that name: a seed and an offset tensor for the inputs
+    ``define_sdpa_rng_state`` declares."""
+    dtype, seed_shape, is_cpu = _sdpa_layout()
+    device = "cpu" if is_cpu else "cuda"
+    return tuple(torch.zeros(shape, dtype=dtypes.to_torch(dtype), device=device) for shape in (seed_shape, ()))
+
+
+def _testing_utils() -> types.ModuleType:
+    return _stub("nvfuser.testing.utils", {"define_sdpa_rng_state": define_sdpa_rng_state,
+                                           "create_sdpa_rng_tensors": create_sdpa_rng_tensors})
+
+
+#: modules a test helper imports whose answers matter (a stub would answer every question "no",
+#: and give no fusion inputs): what stands in for each. A package this machine may lack
+#: (``looseversion``), and nvFuser's test helpers that define inputs (other names there stay stubs)
+STAND_INS = {"looseversion": _looseversion, "nvfuser.testing.utils": _testing_utils}
 
 
 class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -711,7 +773,7 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
     with device_map("meta"):   # shapes, strides and dtypes without memory or arithmetic
         g = load_module(tree, path, traced)
         for qual, fn, cls in tests_of(g, tree):
-            lines = {fn_node.lineno for fn_node, test in found if test == qual.split("::")[-1]}
+            lines = wanted(found, qual.split("::")[-1], traced)
             traced.test = qual.split("::")[-1]
             for params in param_sets(fn, cls):
                 random.seed(0), torch.manual_seed(0)
@@ -728,6 +790,13 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
             traced.record_pending()
     sys.path.remove(os.path.dirname(path))
     return [_row(path, fn_node, test, traced, failed) for fn_node, test in found]
+
+
+def wanted(found: list, test: str, traced: Traced) -> set[int]:
+    """The fusion functions a run of ``test`` may yet reach: its own, and those at module level
+    (a class's ``definition``, a shared helper) no test has run so far. The test is run again
+    (next parameter set, real tensors on the CPU) while one of them is missing."""
+    return {fn.lineno for fn, of in found if of == test or of == "" and fn.lineno not in traced.ran}
 
 
 def _frontend_module(tree: ast.Module) -> str:
