@@ -42,8 +42,12 @@ from ..frontend.fusion_definition import FusionDefinition, make_module, referenc
 from ..program.printer import to_source
 from .nvfuser_tests import fusion_functions, test_files
 
-#: seconds a test (or a module's import) may take before it is stopped
+#: seconds of its own CPU time a test (or a module's import) may take before it is stopped: CPU
+#: time, not the clock's, so that a test making large real inputs on a machine busy with other
+#: work is not stopped short of its fusion
 TEST_SECONDS = 20
+#: seconds by the clock a test may take all the same (one that waits, using no CPU, still ends)
+WALL_SECONDS = 3 * TEST_SECONDS
 #: parameter sets of one test tried while one of its fusions is still missing
 PARAM_SETS = 4
 
@@ -493,16 +497,25 @@ def _operators(cls) -> None:
     cls.__invert__ = lambda self: self._fd.ops.bitwise_not(self)
 
 
+#: the GPUs a test sees (``_one_gpu``): one of every feature, as long as no test skips on that
+GPU = types.SimpleNamespace(major=10, minor=0, count=1, name="fmin harvest", total_memory=1 << 40,
+                            multi_processor_count=132, gcnArchName="")
+#: the machines a test that skipped is run again on, in turn, while one of its fusions is missing:
+#: the harvest runs no kernel, so the machine can be whichever lets the test define its fusion
+#: (an op only one architecture runs, a test of several devices: on one process, a sharded input
+#: is the whole tensor, and the fusion the unsharded program)
+OTHER_GPUS = ({"major": 9, "minor": 0}, {"major": 8, "minor": 0}, {"count": 4}, {"count": 8})
+
+
 def _one_gpu() -> None:
-    """``torch.cuda`` as one current GPU that has every feature: a test's guard (``is_pre_hopper``)
-    or device query goes on to its fusion; its tensors are on ``meta`` whatever it asks."""
-    props = types.SimpleNamespace(major=10, minor=0, name="fmin harvest", total_memory=1 << 40,
-                                  multi_processor_count=132, gcnArchName="")
+    """``torch.cuda`` as the ``GPU`` (one current GPU that has every feature): a test's guard
+    (``is_pre_hopper``) or device query goes on to its fusion; its tensors are on ``meta``
+    whatever it asks."""
     c = torch.cuda
-    c.is_available, c.device_count, c.current_device = (lambda: True), (lambda: 1), (lambda: 0)
-    c.get_device_properties = lambda *a, **k: props
-    c.get_device_capability = lambda *a, **k: (props.major, props.minor)
-    c.get_device_name = lambda *a, **k: props.name
+    c.is_available, c.device_count, c.current_device = (lambda: True), (lambda: GPU.count), (lambda: 0)
+    c.get_device_properties = lambda *a, **k: GPU
+    c.get_device_capability = lambda *a, **k: (GPU.major, GPU.minor)
+    c.get_device_name = lambda *a, **k: GPU.name
     c.synchronize = c.empty_cache = c.reset_peak_memory_stats = lambda *a, **k: None
     c.set_device = lambda *a, **k: None
 
@@ -512,12 +525,18 @@ class _Timeout(BaseException):
 
 
 def _alarm(signum, frame):
-    raise _Timeout(f"took over {TEST_SECONDS} s")
+    raise _Timeout(f"took over {TEST_SECONDS} s of CPU time" if signum == signal.SIGPROF
+                   else f"took over {WALL_SECONDS} s")
+
+
+#: the timers ``_run`` sets (both end a run with ``_Timeout``) and the seconds each allows
+_LIMITS = ((signal.ITIMER_PROF, TEST_SECONDS), (signal.ITIMER_REAL, WALL_SECONDS))
 
 
 def _run(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` under the time limit; the exception it raised, or None."""
-    signal.alarm(TEST_SECONDS)
+    for timer, seconds in _LIMITS:
+        signal.setitimer(timer, seconds)
     try:
         fn(*args, **kwargs)
         return None
@@ -526,7 +545,8 @@ def _run(fn, *args, **kwargs):
             raise
         return e
     finally:
-        signal.alarm(0)
+        for timer, _ in _LIMITS:
+            signal.setitimer(timer, 0)
 
 
 def tagged_module(text: str, path: str, traced: Traced) -> tuple[ast.Module, list]:
@@ -607,7 +627,7 @@ class Harness(Anything):
     frontend_class = None
     #: a multidevice test's fixture on one process
     rank = local_rank = 0
-    size = 1
+    size = property(lambda self: GPU.count)
 
     def assertRaises(self, expected, *args, **kwargs):
         return _raises(expected, *args, **kwargs)
@@ -755,6 +775,37 @@ def on_cpu(fn, cls, params) -> BaseException | None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def run_test(fn, cls, params, lines: set[int], traced: Traced) -> BaseException | None:
+    """The test on ``meta``, and again with real tensors on the CPU where it asked its tensors
+    for data before one of ``lines`` ran; what it raised."""
+    random.seed(0), torch.manual_seed(0)
+    error = call_test(fn, cls, params, Harness)
+    if error is not None and "meta" in str(error) and not lines <= traced.ran.keys():
+        error = on_cpu(fn, cls, params)
+    return error
+
+
+def _skipped(error) -> bool:
+    import pytest
+    return isinstance(error, pytest.skip.Exception)
+
+
+def on_other_gpus(fn, cls, params, lines: set[int], traced: Traced) -> BaseException | None:
+    """The test again on each of ``OTHER_GPUS`` in turn while it skips before one of ``lines``
+    ran; what the last run raised."""
+    error = None
+    for other in OTHER_GPUS:
+        was = dict(vars(GPU))
+        vars(GPU).update(other)
+        try:
+            error = run_test(fn, cls, params, lines, traced)
+        finally:
+            vars(GPU).update(was)
+        if not _skipped(error) or lines <= traced.ran.keys():
+            break
+    return error
+
+
 def harvest_file(path: str, traced: Traced) -> list[dict]:
     """One row per fusion function of the file: where it is, and the fusion it was traced into or
     why none (its module or its test failed first, or no test ran it)."""
@@ -776,15 +827,16 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
             lines = wanted(found, qual.split("::")[-1], traced)
             traced.test = qual.split("::")[-1]
             for params in param_sets(fn, cls):
-                random.seed(0), torch.manual_seed(0)
-                error = call_test(fn, cls, params, Harness)
-                if error is not None and "meta" in str(error) and not lines <= traced.ran.keys():
-                    error = on_cpu(fn, cls, params)   # the test asked its tensors for data
+                error = run_test(fn, cls, params, lines, traced)
+                if _skipped(error) and not lines <= traced.ran.keys():
+                    error = on_other_gpus(fn, cls, params, lines, traced)
                 if error is not None and os.environ.get("FMIN_HARVEST_DEBUG"):
                     import traceback
                     traceback.print_exception(error, file=sys.stderr)
-                if error is not None:
+                if error is not None:   # why the test, and each fusion function it did not reach
                     failed.setdefault(qual.split("::")[-1], error)
+                    for line in lines - traced.ran.keys():
+                        failed.setdefault(line, error)
                 if lines <= traced.ran.keys():
                     break
             traced.record_pending()
@@ -818,7 +870,7 @@ def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
     elif node.lineno in traced.ran:
         row["within"] = traced.ran[node.lineno]
     else:
-        e = traced.errors.get(node.lineno) or failed.get(test)
+        e = traced.errors.get(node.lineno) or failed.get(test) or failed.get(node.lineno)
         words = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}" if e is not None else ""
         row["why"] = (f"it failed while defining its fusion: {words}" if e is not None and node.lineno in traced.defined
                       else f"its test failed before running it: {words}" if e is not None else "no test ran it")
@@ -830,6 +882,7 @@ def main(argv: list[str]) -> int:
     traced = Traced()
     install(traced, checkout)
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     rows = []
     for path in test_files(checkout):
         rows += harvest_file(path, traced)
