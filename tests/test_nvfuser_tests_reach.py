@@ -166,6 +166,17 @@ def test_benchmarked_through_a_helper(multidevice_test):
     warmup_fn()
 
 
+class Absolute(FusionDefinition):
+    def definition(self):
+        x = self.define_tensor(shape=[-1], contiguity=True, dtype=DataType.Float)
+        self.add_output(self.ops.abs(x))
+
+
+def test_benchmarked_by_the_fixture(benchmark):
+    fd = Absolute()
+    benchmark.pedantic(lambda: fd.execute([torch.randn(6, device="cuda")]), rounds=5)
+
+
 class Halved(FusionDefinition):
     def definition(self):
         x = self.define_tensor(shape=[-1], contiguity=True, dtype=DataType.Float)
@@ -197,7 +208,8 @@ def test_code_length_before_execute(nvfuser_test):
 
     with FusionDefinition() as fd:
         fusion_func(fd)
-    assert len(fd.last_cuda_code()) == 0
+    code_len = len(fd.last_cuda_code())
+    first_line, *rest = fd.last_scheduled_fusion_ir()
     fd.execute(inputs)
 
 
@@ -254,6 +266,7 @@ NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of
          "test_internals_dropped::fusion_id1", "sharded_definition",
          "test_empty_and_size_one_expanded_inputs::empty", "test_empty_and_size_one_expanded_inputs::expanded_to_one",
          "test_legacy_vector_input_as_a_tuple::fusion_func", "test_benchmarked_through_a_helper::definition",
+         "test_benchmarked_by_the_fixture::definition",
          "test_reference_from_the_data::definition", "test_code_length_before_execute::fusion_func",
          "test_rng_state_helpers::fusion_func", "test_on_hopper_only::fusion_func",
          "test_on_four_devices::fusion_func"]
@@ -338,6 +351,7 @@ def test_a_class_fusion_its_test_never_reached_says_why(reached):
 
 def test_a_stub_handed_a_lambda_runs_it_and_unpacks_as_asked(reached):
     assert ops(reached[1]["test_benchmarked_through_a_helper::definition"]) == ["mul"]
+    assert ops(reached[1]["test_benchmarked_by_the_fixture::definition"]) == ["abs"]
     assert ops(reached[1]["test_code_length_before_execute::fusion_func"]) == ["exp"]
 
 

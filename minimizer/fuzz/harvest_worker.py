@@ -822,9 +822,9 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
     sys.path[:0] = [os.path.dirname(path)]
     failed = {}
     with device_map("meta"):   # shapes, strides and dtypes without memory or arithmetic
-        g = load_module(tree, path, traced)
+        g, users = load_module(tree, path, traced), module_users(tree, found)
         for qual, fn, cls in tests_of(g, tree):
-            lines = wanted(found, qual.split("::")[-1], traced)
+            lines = wanted(found, qual.split("::")[-1], traced, users)
             traced.test = qual.split("::")[-1]
             for params in param_sets(fn, cls):
                 error = run_test(fn, cls, params, lines, traced)
@@ -844,11 +844,28 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
     return [_row(path, fn_node, test, traced, failed) for fn_node, test in found]
 
 
-def wanted(found: list, test: str, traced: Traced) -> set[int]:
+def wanted(found: list, test: str, traced: Traced, users: dict[int, set[str]]) -> set[int]:
     """The fusion functions a run of ``test`` may yet reach: its own, and those at module level
-    (a class's ``definition``, a shared helper) no test has run so far. The test is run again
-    (next parameter set, real tensors on the CPU) while one of them is missing."""
-    return {fn.lineno for fn, of in found if of == test or of == "" and fn.lineno not in traced.ran}
+    (a class's ``definition``, a shared helper) no test has run so far that ``test`` names (any
+    test, where none names it: ``users``). The test is run again (next parameter set, real
+    tensors on the CPU, another GPU) while one of them is missing, and its error is theirs."""
+    return {fn.lineno for fn, of in found if of == test or of == "" and fn.lineno not in traced.ran
+            and (test in users[fn.lineno] or not users[fn.lineno])}
+
+
+def module_users(tree: ast.Module, found: list) -> dict[int, set[str]]:
+    """For each module-level fusion function (by line), the tests that name the top-level
+    statement holding it (``TransformerForward`` for its ``definition``)."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            names[node.name] = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    out = {}
+    for fn, of in found:
+        top = next((n for n in tree.body if n.lineno <= fn.lineno <= (n.end_lineno or n.lineno)), None)
+        if of == "":
+            out[fn.lineno] = {t for t, used in names.items() if getattr(top, "name", None) in used}
+    return out
 
 
 def _frontend_module(tree: ast.Module) -> str:
