@@ -204,7 +204,8 @@ def test_code_length_before_execute(nvfuser_test):
     inputs = [torch.randn(3, device="cuda")]
 
     def fusion_func(fd: FusionDefinition):
-        fd.add_output(fd.ops.exp(fd.from_pytorch(inputs[0])))
+        t0 = fd.define_tensor(shape=[-1], contiguity=True, dtype=DataType.Float)
+        fd.add_output(fd.ops.exp(t0))
 
     with FusionDefinition() as fd:
         fusion_func(fd)
