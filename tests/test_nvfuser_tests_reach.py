@@ -376,3 +376,26 @@ def test_a_test_that_skips_on_this_gpu_runs_on_another(reached):
     assert ops(reached[1]["test_on_hopper_only::fusion_func"]) == ["sin"]
     p = reached[1]["test_on_four_devices::fusion_func"]
     assert ops(p) == ["cos"] and [a.shape for a in p.inputs] == [(8,)]   # one process: the whole tensor
+
+
+def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
+    """A test making large real inputs on a machine busy with other work takes longer by the
+    clock, not in CPU time: the CPU limit stops a busy test, the clock only one that waits past
+    the larger wall limit."""
+    import signal
+    import time
+
+    from minimizer.fuzz import harvest_worker as hw
+    monkeypatch.setattr(hw, "_LIMITS", ((signal.ITIMER_PROF, 0.3), (signal.ITIMER_REAL, 1.2)))
+    old = {s: signal.signal(s, hw._alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
+    try:
+        def busy(seconds):
+            end = time.process_time() + seconds
+            while time.process_time() < end:
+                pass
+        assert hw._run(time.sleep, 0.6) is None            # longer than the CPU limit, idle
+        assert isinstance(hw._run(busy, 2.0), hw._Timeout)  # CPU past its limit
+        assert isinstance(hw._run(time.sleep, 3.0), hw._Timeout)  # past the wall limit
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
