@@ -21,6 +21,7 @@ each test's failure with its traceback on stderr.
 from __future__ import annotations
 
 import ast
+import dis
 import importlib.abc
 import importlib.machinery
 import inspect
@@ -41,8 +42,12 @@ from ..frontend.fusion_definition import FusionDefinition, make_module, referenc
 from ..program.printer import to_source
 from .nvfuser_tests import fusion_functions, test_files
 
-#: seconds a test (or a module's import) may take before it is stopped
+#: seconds of its own CPU time a test (or a module's import) may take before it is stopped: CPU
+#: time, not the clock's, so that a test making large real inputs on a machine busy with other
+#: work is not stopped short of its fusion
 TEST_SECONDS = 20
+#: seconds by the clock a test may take all the same (one that waits, using no CPU, still ends)
+WALL_SECONDS = 3 * TEST_SECONDS
 #: parameter sets of one test tried while one of its fusions is still missing
 PARAM_SETS = 4
 
@@ -55,15 +60,18 @@ class _AnyClass(type):
 
 
 class Anything(metaclass=_AnyClass):
-    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false.
+    """What a stubbed nvFuser name is: callable, subclassable, every attribute another one, false
+    and empty (of length 0; unpacked, as many stubs as the unpacking asks for: ``_unpacked``).
     Called with a lone function, it gives the function back: a stubbed decorator
     (``@LruFusionCache(max_fusions=10)``) leaves what it decorates, so the test still defines
     its fusions through it."""
 
     def __init__(self, *args, **kwargs):
-        pass
+        _run_lambdas(args, kwargs)
 
     def __call__(self, *args, **kwargs):
+        if _run_lambdas(args, kwargs):
+            return Anything()
         if len(args) == 1 and not kwargs and inspect.isfunction(args[0]):
             return args[0]
         return Anything()
@@ -77,7 +85,10 @@ class Anything(metaclass=_AnyClass):
         return False
 
     def __iter__(self):
-        return iter(())
+        return iter([Anything() for _ in range(_unpacked(sys._getframe(1)))])
+
+    def __len__(self):
+        return 0
 
     def __enter__(self):
         return self
@@ -92,6 +103,28 @@ class Anything(metaclass=_AnyClass):
         return False
 
     __le__ = __gt__ = __ge__ = __lt__
+
+
+def _run_lambdas(args, kwargs) -> bool:
+    """Call once each lambda handed to a stub (whether there was one): a lambda is work a test
+    hands a helper to do for it (``get_benchmark_fns(lambda: fd.execute(ins))``,
+    ``benchmark.pedantic(lambda: ...)``), often the only place its fusion executes. A decorator
+    is never a lambda, and is left to ``__call__``."""
+    thunks = [a for a in (*args, *kwargs.values()) if inspect.isfunction(a) and a.__name__ == "<lambda>"]
+    for thunk in thunks:
+        thunk(*[Anything() for p in inspect.signature(thunk).parameters.values()
+                if p.default is inspect.Parameter.empty and p.kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD])
+    return bool(thunks)
+
+
+def _unpacked(frame) -> int:
+    """How many values the statement iterating a stub unpacks it into (``seed, offset = stub()``:
+    2; ``first, *rest = stub()``: 1), else 0: a stubbed helper that returns a pair still binds
+    both names, and the test goes on to its fusion; a loop over a stub runs no times."""
+    at = next((i for i in dis.get_instructions(frame.f_code) if i.offset == frame.f_lasti), None)
+    if at is not None and at.opname == "UNPACK_SEQUENCE":
+        return at.arg
+    return at.arg & 0xFF if at is not None and at.opname == "UNPACK_EX" else 0
 
 
 class Traced:
@@ -255,7 +288,7 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        if self.last_for and spec.name in STAND_INS:
+        if spec.name in STAND_INS:
             return STAND_INS[spec.name]()
         return _stub(spec.name)
 
@@ -313,9 +346,42 @@ def _looseversion() -> types.ModuleType:
     return mod
 
 
-#: packages a test helper imports that this machine may lack and whose answers matter (a stub
-#: would answer every question "no"): what stands in for each
-STAND_INS = {"looseversion": _looseversion}
+def _sdpa_layout() -> tuple[str, tuple[int, ...], bool]:
+    """(dtype, shape of the seed, on the CPU) of flash attention's Philox state in this torch:
+    UInt64 ``[2]`` and ``[]`` on the GPU from torch 2.7 on (the layout ``sdpfa_fwd`` returns),
+    Int ``[]`` and ``[]`` on the CPU before. The test's inputs come from this torch, so its
+    definition must declare this torch's layout."""
+    if LooseVersion(torch.__version__) >= LooseVersion("2.7.0"):
+        return "UInt64", (2,), False
+    return "Int", (), True
+
+
+def define_sdpa_rng_state(fd):
+    """nvFuser's test helper of that name: the Philox seed and offset a test's ``sdpfa_bwd``
+    reads, as two inputs of ``fd`` in this torch's layout (``_sdpa_layout``)."""
+    from ..frontend.fusion_definition import DataType
+    dtype, seed_shape, is_cpu = _sdpa_layout()
+    return tuple(fd.define_tensor(shape=list(shape), dtype=getattr(DataType, dtype), is_cpu=is_cpu)
+                 for shape in (seed_shape, ()))
+
+
+def create_sdpa_rng_tensors():
+    """nvFuser's test helper of that name: a seed and an offset tensor for the inputs
+    ``define_sdpa_rng_state`` declares."""
+    dtype, seed_shape, is_cpu = _sdpa_layout()
+    device = "cpu" if is_cpu else "cuda"
+    return tuple(torch.zeros(shape, dtype=dtypes.to_torch(dtype), device=device) for shape in (seed_shape, ()))
+
+
+def _testing_utils() -> types.ModuleType:
+    return _stub("nvfuser.testing.utils", {"define_sdpa_rng_state": define_sdpa_rng_state,
+                                           "create_sdpa_rng_tensors": create_sdpa_rng_tensors})
+
+
+#: modules a test helper imports whose answers matter (a stub would answer every question "no",
+#: and give no fusion inputs): what stands in for each. A package this machine may lack
+#: (``looseversion``), and nvFuser's test helpers that define inputs (other names there stay stubs)
+STAND_INS = {"looseversion": _looseversion, "nvfuser.testing.utils": _testing_utils}
 
 
 class _CheckoutFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -430,16 +496,25 @@ def _operators(cls) -> None:
     cls.__invert__ = lambda self: self._fd.ops.bitwise_not(self)
 
 
+#: the GPUs a test sees (``_one_gpu``): one of every feature, as long as no test skips on that
+GPU = types.SimpleNamespace(major=10, minor=0, count=1, name="fmin harvest", total_memory=1 << 40,
+                            multi_processor_count=132, gcnArchName="")
+#: the machines a test that skipped is run again on, in turn, while one of its fusions is missing:
+#: the harvest runs no kernel, so the machine can be whichever lets the test define its fusion
+#: (an op only one architecture runs, a test of several devices: on one process, a sharded input
+#: is the whole tensor, and the fusion the unsharded program)
+OTHER_GPUS = ({"major": 9, "minor": 0}, {"major": 8, "minor": 0}, {"count": 4}, {"count": 8})
+
+
 def _one_gpu() -> None:
-    """``torch.cuda`` as one current GPU that has every feature: a test's guard (``is_pre_hopper``)
-    or device query goes on to its fusion; its tensors are on ``meta`` whatever it asks."""
-    props = types.SimpleNamespace(major=10, minor=0, name="fmin harvest", total_memory=1 << 40,
-                                  multi_processor_count=132, gcnArchName="")
+    """``torch.cuda`` as the ``GPU`` (one current GPU that has every feature): a test's guard
+    (``is_pre_hopper``) or device query goes on to its fusion; its tensors are on ``meta``
+    whatever it asks."""
     c = torch.cuda
-    c.is_available, c.device_count, c.current_device = (lambda: True), (lambda: 1), (lambda: 0)
-    c.get_device_properties = lambda *a, **k: props
-    c.get_device_capability = lambda *a, **k: (props.major, props.minor)
-    c.get_device_name = lambda *a, **k: props.name
+    c.is_available, c.device_count, c.current_device = (lambda: True), (lambda: GPU.count), (lambda: 0)
+    c.get_device_properties = lambda *a, **k: GPU
+    c.get_device_capability = lambda *a, **k: (GPU.major, GPU.minor)
+    c.get_device_name = lambda *a, **k: GPU.name
     c.synchronize = c.empty_cache = c.reset_peak_memory_stats = lambda *a, **k: None
     c.set_device = lambda *a, **k: None
 
@@ -449,12 +524,18 @@ class _Timeout(BaseException):
 
 
 def _alarm(signum, frame):
-    raise _Timeout(f"took over {TEST_SECONDS} s")
+    raise _Timeout(f"took over {TEST_SECONDS} s of CPU time" if signum == signal.SIGPROF
+                   else f"took over {WALL_SECONDS} s")
+
+
+#: the timers ``_run`` sets (both end a run with ``_Timeout``) and the seconds each allows
+_LIMITS = ((signal.ITIMER_PROF, TEST_SECONDS), (signal.ITIMER_REAL, WALL_SECONDS))
 
 
 def _run(fn, *args, **kwargs):
     """``fn(*args, **kwargs)`` under the time limit; the exception it raised, or None."""
-    signal.alarm(TEST_SECONDS)
+    for timer, seconds in _LIMITS:
+        signal.setitimer(timer, seconds)
     try:
         fn(*args, **kwargs)
         return None
@@ -463,7 +544,8 @@ def _run(fn, *args, **kwargs):
             raise
         return e
     finally:
-        signal.alarm(0)
+        for timer, _ in _LIMITS:
+            signal.setitimer(timer, 0)
 
 
 def tagged_module(text: str, path: str, traced: Traced) -> tuple[ast.Module, list]:
@@ -544,7 +626,7 @@ class Harness(Anything):
     frontend_class = None
     #: a multidevice test's fixture on one process
     rank = local_rank = 0
-    size = 1
+    size = property(lambda self: GPU.count)
 
     def assertRaises(self, expected, *args, **kwargs):
         return _raises(expected, *args, **kwargs)
@@ -695,6 +777,37 @@ def on_cpu(fn, cls, params) -> BaseException | None:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
+def run_test(fn, cls, params, lines: set[int], traced: Traced) -> BaseException | None:
+    """The test on ``meta``, and again with real tensors on the CPU where it asked its tensors
+    for data before one of ``lines`` ran; what it raised."""
+    random.seed(0), torch.manual_seed(0)
+    error = call_test(fn, cls, params, Harness)
+    if error is not None and "meta" in str(error) and not lines <= traced.ran.keys():
+        error = on_cpu(fn, cls, params)
+    return error
+
+
+def _skipped(error) -> bool:
+    import pytest
+    return isinstance(error, pytest.skip.Exception)
+
+
+def on_other_gpus(fn, cls, params, lines: set[int], traced: Traced) -> BaseException | None:
+    """The test again on each of ``OTHER_GPUS`` in turn while it skips before one of ``lines``
+    ran; what the last run raised."""
+    error = None
+    for other in OTHER_GPUS:
+        was = dict(vars(GPU))
+        vars(GPU).update(other)
+        try:
+            error = run_test(fn, cls, params, lines, traced)
+        finally:
+            vars(GPU).update(was)
+        if not _skipped(error) or lines <= traced.ran.keys():
+            break
+    return error
+
+
 def harvest_file(path: str, traced: Traced) -> list[dict]:
     """One row per fusion function of the file: where it is, and the fusion it was traced into or
     why none (its module or its test failed first, or no test ran it)."""
@@ -711,25 +824,50 @@ def harvest_file(path: str, traced: Traced) -> list[dict]:
     sys.path[:0] = [os.path.dirname(path)]
     failed = {}
     with device_map("meta"):   # shapes, strides and dtypes without memory or arithmetic
-        g = load_module(tree, path, traced)
+        g, users = load_module(tree, path, traced), module_users(tree, found)
         for qual, fn, cls in tests_of(g, tree):
-            lines = {fn_node.lineno for fn_node, test in found if test == qual.split("::")[-1]}
+            lines = wanted(found, qual.split("::")[-1], traced, users)
             traced.test = qual.split("::")[-1]
             for params in param_sets(fn, cls):
-                random.seed(0), torch.manual_seed(0)
-                error = call_test(fn, cls, params, Harness)
-                if error is not None and "meta" in str(error) and not lines <= traced.ran.keys():
-                    error = on_cpu(fn, cls, params)   # the test asked its tensors for data
+                error = run_test(fn, cls, params, lines, traced)
+                if _skipped(error) and not lines <= traced.ran.keys():
+                    error = on_other_gpus(fn, cls, params, lines, traced)
                 if error is not None and os.environ.get("FMIN_HARVEST_DEBUG"):
                     import traceback
                     traceback.print_exception(error, file=sys.stderr)
-                if error is not None:
+                if error is not None:   # why the test, and each fusion function it did not reach
                     failed.setdefault(qual.split("::")[-1], error)
+                    for line in lines - traced.ran.keys():
+                        failed.setdefault(line, error)
                 if lines <= traced.ran.keys():
                     break
             traced.record_pending()
     sys.path.remove(os.path.dirname(path))
     return [_row(path, fn_node, test, traced, failed) for fn_node, test in found]
+
+
+def wanted(found: list, test: str, traced: Traced, users: dict[int, set[str]]) -> set[int]:
+    """The fusion functions a run of ``test`` may yet reach: its own, and those at module level
+    (a class's ``definition``, a shared helper) no test has run so far that ``test`` names (any
+    test, where none names it: ``users``). The test is run again (next parameter set, real
+    tensors on the CPU, another GPU) while one of them is missing, and its error is theirs."""
+    return {fn.lineno for fn, of in found if of == test or of == "" and fn.lineno not in traced.ran
+            and (test in users[fn.lineno] or not users[fn.lineno])}
+
+
+def module_users(tree: ast.Module, found: list) -> dict[int, set[str]]:
+    """For each module-level fusion function (by line), the tests that name the top-level
+    statement holding it (``TransformerForward`` for its ``definition``)."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            names[node.name] = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    out = {}
+    for fn, of in found:
+        top = next((n for n in tree.body if n.lineno <= fn.lineno <= (n.end_lineno or n.lineno)), None)
+        if of == "":
+            out[fn.lineno] = {t for t, used in names.items() if getattr(top, "name", None) in used}
+    return out
 
 
 def _frontend_module(tree: ast.Module) -> str:
@@ -751,7 +889,7 @@ def _row(path: str, node, test: str, traced: Traced, failed: dict) -> dict:
     elif node.lineno in traced.ran:
         row["within"] = traced.ran[node.lineno]
     else:
-        e = traced.errors.get(node.lineno) or failed.get(test)
+        e = traced.errors.get(node.lineno) or failed.get(test) or failed.get(node.lineno)
         words = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}" if e is not None else ""
         row["why"] = (f"it failed while defining its fusion: {words}" if e is not None and node.lineno in traced.defined
                       else f"its test failed before running it: {words}" if e is not None else "no test ran it")
@@ -763,6 +901,7 @@ def main(argv: list[str]) -> int:
     traced = Traced()
     install(traced, checkout)
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     rows = []
     for path in test_files(checkout):
         rows += harvest_file(path, traced)
