@@ -140,6 +140,19 @@ def test_empty_and_size_one_expanded_inputs(nvfuser_direct_test):
         fd.add_output(fd.ops.abs(t0))
 
     nvfuser_direct_test.exec_nvfuser(expanded_to_one, [torch.ones(1, 1, device="cuda")])
+
+
+def test_outer(nvfuser_direct_test):
+    nvfuser_direct_test.exec_nvfuser(lambda fd: fd.add_output(fd.ops.neg(fd.define_tensor(shape=[-1]))),
+                                     [torch.ones(3, device="cuda")])
+
+    # indented one level too far: nothing calls it, pytest does not collect it
+    def test_slipped_inside(nvfuser_direct_test):
+        def slipped(fd: FusionDefinition):
+            t0 = fd.define_tensor(shape=[-1, -1], contiguity=True, dtype=DataType.Float)
+            fd.add_output(fd.ops.sin(t0))
+
+        nvfuser_direct_test.exec_nvfuser(slipped, [torch.ones(2, 5, device="cuda")])
 '''
 
 LEGACY_TESTS = '''\
@@ -270,7 +283,7 @@ NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of
          "test_benchmarked_by_the_fixture::definition",
          "test_reference_from_the_data::definition", "test_code_length_before_execute::fusion_func",
          "test_rng_state_helpers::fusion_func", "test_on_hopper_only::fusion_func",
-         "test_on_four_devices::fusion_func"]
+         "test_on_four_devices::fusion_func", "test_slipped_inside::slipped"]
 #: fusion functions rightly left out, and the start of why
 LEFT_OUT = {"test_reach_legacy.py::definition": "its test failed before running it: RuntimeError: the test stops here"}
 
@@ -399,3 +412,10 @@ def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+def test_a_test_nested_in_another_is_run_as_one_level_out(reached):
+    """nvFuser's own run never calls a test defined inside another; its fusion is read all the same,
+    with the inputs its test gives."""
+    p = reached[1]["test_slipped_inside::slipped"]
+    assert ops(p) == ["sin"] and [a.shape for a in p.inputs] == [(2, 5)]

@@ -21,6 +21,7 @@ each test's failure with its traceback on stderr.
 from __future__ import annotations
 
 import ast
+import copy
 import dis
 import importlib.abc
 import importlib.machinery
@@ -554,8 +555,22 @@ def tagged_module(text: str, path: str, traced: Traced) -> tuple[ast.Module, lis
     found = fusion_functions(tree)
     for fn, _test in found:
         fn.decorator_list.append(ast.Call(ast.Name("__fmin_tag__", ast.Load()), [ast.Constant(fn.lineno)], []))
+    tree.body += nested_tests(tree)
     ast.fix_missing_locations(tree)
     return tree, found
+
+
+def nested_tests(tree: ast.Module) -> list[ast.FunctionDef]:
+    """Copies, for module level, of the tests defined in a test's body: nothing calls them (an
+    indentation slip), so nvFuser's own run never reaches their fusions, though pytest would
+    collect them one level out. A name a module-level statement already binds is left alone."""
+    top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test"):
+            out += [copy.deepcopy(c) for c in node.body if isinstance(c, ast.FunctionDef)
+                    and c.name.startswith("test") and c.name not in top]
+    return out
 
 
 class _NoAsserts(ast.NodeTransformer):

@@ -82,7 +82,10 @@ def fusion_functions(tree: ast.Module) -> list[tuple[ast.FunctionDef, str]]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if _uses_as_fd(child) and not (isinstance(node, ast.ClassDef) and child.name in SCHEDULE_HOOKS):
                     out.append((child, test))
-                inner = test or (child.name if child.name.startswith("test") else "")
+                # a test defined inside another (an indentation slip: nothing calls it) is a test of
+                # its own: the harvest runs it as pytest would had it been at module level
+                nested = isinstance(node, ast.FunctionDef) and node.name.startswith("test") and test
+                inner = child.name if child.name.startswith("test") and (not test or nested) else test
             visit(child, inner)
     visit(tree, "")
     return sorted(out, key=lambda x: x[0].lineno)
