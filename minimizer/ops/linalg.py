@@ -70,6 +70,17 @@ def _scores(query, key, scale, is_causal):
     return s
 
 
+def _flash_limits(op: str, *qkv) -> None:
+    """What the flash-attention kernels nvFuser calls refuse at run time: a head dim not a
+    multiple of 8 (``SdpaFwdOp``/``SdpaBwdOp::evaluate``), a last dim that is not contiguous
+    (``mha_fwd``'s check)."""
+    if qkv[0].shape[-1] % 8:
+        raise ValueError(f"{op}: Flash attention requires the last dimension to be a multiple of 8, "
+                         f"but got: {qkv[0].shape[-1]}")
+    if any(t.shape[-1] > 1 and t.stride(-1) != 1 for t in qkv):
+        raise ValueError(f"{op}: Input tensor must have contiguous last dimension")
+
+
 def _sdpfa_fwd(ctx, query, key, value, bias=None, mask=None, dropout_p=None, is_causal=None,
                scale=None):
     # Scripts from before 2026-01 pass (q, k, v, dropout_p, is_causal, scale) positionally, which
@@ -81,6 +92,8 @@ def _sdpfa_fwd(ctx, query, key, value, bias=None, mask=None, dropout_p=None, is_
                          f"{query.ndim}, {key.ndim}, {value.ndim}")
     if not query.dtype == key.dtype == value.dtype:
         raise TypeError("sdpfa_fwd: query, key and value must have one dtype")
+    if bias is None and mask is None:   # nvFuser's flash path (with a bias: ATen's math kernel)
+        _flash_limits("sdpfa_fwd", query, key, value)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     s = _scores(query, key, scale, bool(is_causal))
     if mask is not None:
@@ -106,6 +119,11 @@ def _sdpfa_bwd(ctx, grad_output, query, key, value, output, logsumexp, dropout_p
                philox_seed, philox_offset, scale):
     """The flash backward: recompute P from the scores and ``logsumexp``, then
     dV = P^T dO, dS = P * (dO V^T - rowsum(dO * O)), dQ = dS K * scale, dK = dS^T Q * scale."""
+    if grad_output.ndim != 4:   # one device: no sharded first dim to squeeze (SdpaBwdOp::evaluate)
+        raise ValueError(f"sdpfa_bwd: Expected 4D but found {list(grad_output.shape)}")
+    if not grad_output.dtype == query.dtype == key.dtype == value.dtype == output.dtype:
+        raise TypeError("sdpfa_bwd: grad_output, query, key, value and output must have one dtype")
+    _flash_limits("sdpfa_bwd", query, key, value)
     if dropout_p and query.device.type != "meta":
         raise NotImplementedError("sdpfa_bwd with dropout needs the forward's Philox mask, "
                                   "which the reference cannot reproduce")

@@ -48,11 +48,25 @@ def meta_inputs(program: Program) -> list:
 
 
 
+def _one_gpu(program: Program) -> None:
+    """nvFuser runs a fusion on one GPU, taking a CPU tensor only as a scalar (0-dim): in a script
+    whose inputs are on a GPU, a CPU input of more dims is refused before anything runs
+    (``getCommonDeviceCUDA``), whatever its ``define_tensor`` says."""
+    args = [a for a in program.inputs or () if isinstance(a, TensorArg)]
+    if not any(a.device.startswith("cuda") for a in args):
+        return
+    for k, a in enumerate(program.inputs):
+        if isinstance(a, TensorArg) and a.device == "cpu" and a.ndim:
+            raise FusionError(f"Expected input {k} on the GPU: nvfuser only supports cuda or meta device, found: cpu "
+                              f"(a CPU tensor input must be 0-dim)", "input")
+
+
 def check(program: Program) -> Info:
     """Info for a well-formed program; raises FusionError (with ``stmt_index``) otherwise. Whether
     it is also well *defined* is ``validity.check``'s (which builds on this one)."""
     if program.inputs is None:
         raise FusionError("the script has no inputs list fmin can read", "input")
+    _one_gpu(program)
     fe = program.dialect.frontend
     try:
         res = run(program.stmts, meta_inputs(program), frontend=fe, ctx=Ctx(device="meta", frontend=fe),
