@@ -563,3 +563,49 @@ def test_a_seed_without_ops_is_read_and_its_mutants_get_ops(tmp_path):
             got.update(x.op for x in q.op_stmts())
     draw()
     assert got & {"cast", "segment_set"}
+
+
+SDPA = textwrap.dedent("""\
+    import torch
+    from nvfuser_direct import FusionDefinition, DataType
+
+    with FusionDefinition() as fd:
+        q = fd.define_tensor(shape=[-1, -1, -1, -1], contiguity=True, dtype=DataType.BFloat16)
+        k = fd.define_tensor(shape=[-1, -1, -1, -1], contiguity=True, dtype=DataType.BFloat16)
+        v = fd.define_tensor(shape=[-1, -1, -1, -1], contiguity=True, dtype=DataType.BFloat16)
+        o, lse, seed, offset = fd.ops.sdpfa_fwd(q, k, v, dropout_p=None, is_causal=None, scale=None)
+        fd.add_output(o)
+
+    inputs = [
+        torch.randn((2, 4, 16, 8), dtype=torch.bfloat16, device='cuda'),
+        torch.randn((2, 4, 16, 8), dtype=torch.bfloat16, device='cuda'),
+        torch.randn((2, 4, 16, 8), dtype=torch.bfloat16, device='cuda'),
+    ]
+    fd.execute(inputs)
+    """)
+
+
+@pytest.mark.parametrize("change,refused", [
+    (None, None),
+    ("head_dim", "multiple of 8"),          # 9301538a5557: a shape mutation left a head dim of 1
+    ("cpu_input", "only supports cuda"),    # abd4996040de: an unused input of 3 elements on the CPU
+])
+def test_the_static_check_refuses_what_nvfuser_refuses_at_run_time(change, refused):
+    """Mutants the GPU refused by design (flash attention's limits, a CPU tensor that is not a
+    scalar) are refused before any run, so a campaign discards them instead of filing them."""
+    from minimizer.program import parse
+    from minimizer.program.interpret import FusionError
+    src = SDPA
+    if change == "head_dim":
+        src = src.replace("(2, 4, 16, 8)", "(2, 4, 16, 4)")
+    elif change == "cpu_input":
+        src = src.replace("with FusionDefinition() as fd:\n",
+                          "with FusionDefinition() as fd:\n    u = fd.define_tensor(shape=[-1], contiguity=True, "
+                          "dtype=DataType.Float)\n")
+        src = src.replace("inputs = [\n", "inputs = [\n    torch.randn((3,), device='cpu'),\n")
+    p = parse(src)
+    if refused:
+        with pytest.raises(FusionError, match=refused):
+            static.check(p)
+    else:
+        static.check(p)
