@@ -128,7 +128,7 @@ def test_the_bug_list_has_a_section_per_class_and_counts_bugs_only(tmp_path):
     checks = md.split("## Missing checks (1)")[1].split("\n## ")[0]
     (row,) = [line for line in checks.splitlines() if line.startswith("| alias-twice")]
     assert "687832e6d588" in row and "c89c43396eca" in row and "mismatch (values) ×2" in row   # one row per rule
-    assert "## Segmentation differences (1)" in md and "## By design (4)" in md and "## Stale (1)" in md
+    assert "## Segmentation differences (1)" in md and "## By design (5)" in md and "## Stale (1)" in md   # 788d422b67ee among them
     assert "## fmin's own (2)" in md   # d75eb7eb0dd7, e46106519102
 
 
@@ -160,3 +160,15 @@ def test_a_program_the_static_check_refuses_today_is_fmins_own():
     assert d.cls == "fmin" and "static check rejects" in d.reason
     meta, script, outcome = _bucket("86acf0590d80")
     assert classes.static_rejection(script) is None
+
+
+def test_a_fusion_the_gpu_is_too_old_for_is_by_design():
+    """788d422b67ee (an H100, a seed of nvFuser's fp4 tests): nvFuser refuses to compile a
+    Float8_e8m0fnu fusion for compute capability 9.0, saying it needs Blackwell: the GPU's limit,
+    not a bug, whatever made the program."""
+    meta, script, outcome = _bucket("788d422b67ee")
+    d = classes.decide(meta, script, outcome, violations=None)
+    assert d.cls == "by-design" and "compute capability" in d.reason
+    other = dataclasses.replace(meta, key=meta.key.replace("Target compute capability is N but this fusion requires at "
+                                                           "least N", "something else"))
+    assert classes.newer_gpu(other, {**outcome, "signature": "nvfuser user-check: x: RuntimeError: other"}) is None

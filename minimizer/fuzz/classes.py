@@ -74,7 +74,7 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
     rejected = static_rejection(script)
     if rejected is not None:   # a program fmin's own check refuses today: its generator or mutations made it
         return Decision("fmin", f"the static check rejects the program: {rejected}")
-    refused = refusal(meta, outcome)
+    refused = refusal(meta, outcome) or newer_gpu(meta, outcome)
     if refused is not None:
         return refused
     if meta.standalone is not None and meta.standalone.dump_only:
@@ -132,6 +132,21 @@ def refusal(meta: Bucket, outcome: dict | None) -> Decision | None:
                                  "definition says the case is not supported, before anything runs")
 
 
+#: nvFuser's check of the target's compute capability against what the fusion uses (a Blackwell
+#: dtype such as Float8_e8m0fnu or Float4_e2m1fn on a Hopper), made before it compiles
+_NEEDS_NEWER_GPU = re.compile(r"compute capability is \w+ but this fusion requires at least", re.I)
+
+
+def newer_gpu(meta: Bucket, outcome: dict | None) -> Decision | None:
+    """A failure that says the GPU is too old for what the fusion uses: the compiler refusing,
+    with the reason, a program this GPU cannot run — by design, whichever seed or mutation made it."""
+    sig = str((outcome or {}).get("signature") or meta.key or "")
+    if meta.kind == "failure" and _NEEDS_NEWER_GPU.search(sig):
+        return Decision("by-design", "the GPU it ran on is older than what the fusion uses (nvFuser's check of the "
+                                     "compute capability says so before compiling)")
+    return None
+
+
 def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations
             ) -> tuple[str, str] | None:
     """(rule, message) of the first validity rule the bucket's program breaks: a static rule of
@@ -168,4 +183,4 @@ def _backend(meta: Bucket):
         return None
 
 
-__all__ = ["CLASSES", "Decision", "decide", "refusal", "static_rejection", "invalid", "is_segmentation", "changed_kinds", "default_violations"]
+__all__ = ["CLASSES", "Decision", "decide", "refusal", "newer_gpu", "static_rejection", "invalid", "is_segmentation", "changed_kinds", "default_violations"]
