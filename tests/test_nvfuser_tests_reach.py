@@ -142,6 +142,15 @@ def test_empty_and_size_one_expanded_inputs(nvfuser_direct_test):
     nvfuser_direct_test.exec_nvfuser(expanded_to_one, [torch.ones(1, 1, device="cuda")])
 
 
+def test_wrong_inputs_on_purpose(nvfuser_direct_test):
+    def checked(fd: FusionDefinition):
+        t0 = fd.define_tensor(shape=[-1, 3], contiguity=True, dtype=DataType.Float)
+        fd.add_output(fd.ops.exp(t0))
+
+    with pytest.raises(RuntimeError, match="to be an at::Tensor"):
+        nvfuser_direct_test.exec_nvfuser(checked, [2.0])
+
+
 def test_outer(nvfuser_direct_test):
     nvfuser_direct_test.exec_nvfuser(lambda fd: fd.add_output(fd.ops.neg(fd.define_tensor(shape=[-1]))),
                                      [torch.ones(3, device="cuda")])
@@ -283,7 +292,8 @@ NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of
          "test_benchmarked_by_the_fixture::definition",
          "test_reference_from_the_data::definition", "test_code_length_before_execute::fusion_func",
          "test_rng_state_helpers::fusion_func", "test_on_hopper_only::fusion_func",
-         "test_on_four_devices::fusion_func", "test_slipped_inside::slipped"]
+         "test_on_four_devices::fusion_func", "test_slipped_inside::slipped",
+         "test_wrong_inputs_on_purpose::checked"]
 #: fusion functions rightly left out, and the start of why
 LEFT_OUT = {"test_reach_legacy.py::definition": "its test failed before running it: RuntimeError: the test stops here"}
 
@@ -419,3 +429,10 @@ def test_a_test_nested_in_another_is_run_as_one_level_out(reached):
     with the inputs its test gives."""
     p = reached[1]["test_slipped_inside::slipped"]
     assert ops(p) == ["sin"] and [a.shape for a in p.inputs] == [(2, 5)]
+
+
+def test_a_test_of_the_input_check_gives_its_fusion_with_inputs_from_its_definitions(reached):
+    """The test hands a scalar where a tensor is defined, to see nvFuser refuse it: the fusion is
+    read with inputs made from its definitions (a symbolic extent 8), not with the test's."""
+    p = reached[1]["test_wrong_inputs_on_purpose::checked"]
+    assert ops(p) == ["exp"] and [(a.shape, a.dtype) for a in p.inputs] == [((8, 3), "Float")]

@@ -733,7 +733,26 @@ def script_of(fusion: dict, name: str) -> str:
             args.append(ScalarArg(x))
         else:
             raise TypeError(f"an input fmin cannot write: {type(x).__name__}")
-    return to_source(Program(dialect, _func_name(name), tuple(fusion["stmts"]), tuple(args)))
+    program = Program(dialect, _func_name(name), tuple(fusion["stmts"]), tuple(args))
+    if _inputs_refused(program):   # a test of nvFuser's input check: the fusion, not its wrong inputs
+        program = program.replace(inputs=made_inputs(fusion["stmts"]))
+    return to_source(program)
+
+
+def _inputs_refused(program: Program) -> bool:
+    """Whether the inputs the test executed the fusion with contradict its definitions (a scalar
+    for a tensor, another dtype or rank): what a test of nvFuser's input validation passes on
+    purpose. The fusion is then read with inputs made from its definitions, as one its test
+    never executes; a fusion refused for anything else keeps its inputs and is refused as read."""
+    from ..program import static
+    from ..program.interpret import FusionError
+    try:
+        static.check(program)
+    except FusionError as e:
+        return e.kind == "input"
+    except Exception:
+        return False
+    return False
 
 
 def _func_name(name: str) -> str:
