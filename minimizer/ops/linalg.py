@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from . import fp4
 from .dims import NOT_FOLLOWED
 from .registry import register
-from .spec import DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
+from .spec import DIRECT, DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
 
 # not generated (operand shapes must fit each other), and FewerDims does not follow a dim through them
 _OPAQUE = dict(generate=not_generated("not added to the generator yet (operands of fitting shapes)"),
@@ -70,11 +70,12 @@ def _scores(query, key, scale, is_causal):
     return s
 
 
-def _flash_limits(op: str, *qkv) -> None:
+def _flash_limits(ctx, op: str, *qkv) -> None:
     """What the flash-attention kernels nvFuser calls refuse at run time: a head dim not a
-    multiple of 8 (``SdpaFwdOp``/``SdpaBwdOp::evaluate``), a last dim that is not contiguous
-    (``mha_fwd``'s check)."""
-    if qkv[0].shape[-1] % 8:
+    multiple of 8 (``SdpaFwdOp``/``SdpaBwdOp::evaluate`` of the direct frontend's nvFuser; the
+    legacy frontend's padded it to 8 itself), a last dim that is not contiguous (``mha_fwd``'s
+    check)."""
+    if qkv[0].shape[-1] % 8 and ctx.frontend == DIRECT:
         raise ValueError(f"{op}: Flash attention requires the last dimension to be a multiple of 8, "
                          f"but got: {qkv[0].shape[-1]}")
     if any(t.shape[-1] > 1 and t.stride(-1) != 1 for t in qkv):
@@ -93,7 +94,7 @@ def _sdpfa_fwd(ctx, query, key, value, bias=None, mask=None, dropout_p=None, is_
     if not query.dtype == key.dtype == value.dtype:
         raise TypeError("sdpfa_fwd: query, key and value must have one dtype")
     if bias is None and mask is None:   # nvFuser's flash path (with a bias: ATen's math kernel)
-        _flash_limits("sdpfa_fwd", query, key, value)
+        _flash_limits(ctx, "sdpfa_fwd", query, key, value)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     s = _scores(query, key, scale, bool(is_causal))
     if mask is not None:
@@ -123,7 +124,7 @@ def _sdpfa_bwd(ctx, grad_output, query, key, value, output, logsumexp, dropout_p
         raise ValueError(f"sdpfa_bwd: Expected 4D but found {list(grad_output.shape)}")
     if not grad_output.dtype == query.dtype == key.dtype == value.dtype == output.dtype:
         raise TypeError("sdpfa_bwd: grad_output, query, key, value and output must have one dtype")
-    _flash_limits("sdpfa_bwd", query, key, value)
+    _flash_limits(ctx, "sdpfa_bwd", query, key, value)
     if dropout_p and query.device.type != "meta":
         raise NotImplementedError("sdpfa_bwd with dropout needs the forward's Philox mask, "
                                   "which the reference cannot reproduce")
