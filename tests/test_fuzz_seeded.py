@@ -609,3 +609,28 @@ def test_the_static_check_refuses_what_nvfuser_refuses_at_run_time(change, refus
             static.check(p)
     else:
         static.check(p)
+
+
+def test_a_value_made_an_input_goes_where_the_tensors_are_not_where_a_cpu_scalar_is():
+    """abd4996040de: a cut of nvFuser's test_full_with_cpu_inputs (a CPU scalar times a `full`)
+    made the `full` an input on the CPU, beside the CPU scalar, which nvFuser refuses. A new input
+    goes to the device of the script's tensors (the GPU where only CPU scalars are there)."""
+    from minimizer.program import parse
+    from minimizer.reduce.passes.common import device_of
+    src = textwrap.dedent("""\
+        import torch
+        from nvfuser_direct import FusionDefinition, DataType
+
+        with FusionDefinition() as fd:
+            tv0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=True)
+            s0 = fd.define_scalar(3.0)
+            tv1 = fd.ops.full(shape=[2, 2], fill_value=s0, dtype=DataType.Float)
+            fd.add_output(fd.ops.mul(tv0, tv1))
+
+        inputs = [torch.tensor(2.0, device='cpu')]
+        fd.execute(inputs)
+        """)
+    assert device_of(parse(src)) == "cuda"
+    assert device_of(parse(src.replace("torch.tensor(2.0, device='cpu')", "torch.randn((2,), device='cpu')")
+                           .replace("shape=[], contiguity=[], dtype=DataType.Float, is_cpu=True",
+                                    "shape=[-1], contiguity=[True], dtype=DataType.Float"))) == "cpu"

@@ -107,8 +107,11 @@ def tensor_arg(shape, strides, dtype: str, device: str) -> TensorArg:
 
 
 def device_of(program: Program) -> str:
+    """Where a new tensor input of ``program`` goes: where its tensors are. A 0-dim CPU tensor is
+    nvFuser's CPU scalar, not where the fusion runs (a new input of more dims on the CPU is one
+    nvFuser refuses: ``getCommonDeviceCUDA``)."""
     for a in program.inputs or ():
-        if isinstance(a, TensorArg):
+        if isinstance(a, TensorArg) and not (a.device == "cpu" and a.ndim == 0):
             return a.device
     return "cuda"
 
