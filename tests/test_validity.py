@@ -329,3 +329,19 @@ def test_alias_output_mutation_writes_only_where_the_rules_allow():
 @given(programs(max_ops=8))
 def test_generated_programs_obey_the_static_rules(p):
     assert violations(p) == []
+
+
+def test_alias_cpu():
+    # bucket 8f830b7af4b7 (a seeded mutant on the H100): a value written into a CPU scalar input
+    text = script(
+        "    tv0 = fd.define_tensor(sizes=[], strides=[], dtype=DataType.Float, static_sizes=False, is_cpu=True)\n"
+        "    tv1 = fd.define_tensor(sizes=[3], strides=[1], dtype=DataType.Float, static_sizes=False, is_cpu=False)\n"
+        "    c2 = fd.define_scalar(3.0)\n"
+        "    tv3 = fd.ops.add(tv0, c2)\n"
+        "    tv4 = fd.ops.add(tv1, c2)\n"
+        "    fd.add_output(tv4)\n"
+        "    fd.add_output(tv3, tv0)\n",
+        "    torch.testing.make_tensor((), dtype=torch.float32, device='cpu'),\n"
+        "    torch.testing.make_tensor((3,), dtype=torch.float32, device='cuda:0'),\n")
+    assert [v.rule for v in violations(text)] == ["alias-cpu"]
+    assert violations(text.replace("fd.add_output(tv3, tv0)", "fd.add_output(tv3)")) == []

@@ -41,6 +41,8 @@ from .interpret import FusionError
 RULES = {
     "alias-not-input": "an output is written (add_output(out, alias_input)) only into a fusion input: "
                        "nvFuser's aliasOutputToInput asserts 'alias source can only be a fusion input'",
+    "alias-cpu": "an output is written only into an input on the GPU: a CPU scalar input (is_cpu) is no "
+                 "memory a kernel writes; nvFuser asserts 'KernelExecutor does not support the Fusion provided'",
     "alias-dtype": "an input written by an output has that output's dtype: nvFuser checks none and writes "
                    "the value's bytes into the input's buffer",
     "alias-shape": "an input written by an output has that output's shape, one element per index (no "
@@ -62,7 +64,7 @@ RULES = {
 }
 
 #: rules decided on the program and its static check; the others need values (``ValueWatch``)
-STATIC_RULES = ("alias-not-input", "alias-dtype", "alias-shape", "alias-twice", "alias-read", "shift-amount")
+STATIC_RULES = ("alias-not-input", "alias-cpu", "alias-dtype", "alias-shape", "alias-twice", "alias-read", "shift-amount")
 VALUE_RULES = ("shift-amount", "int-overflow", "int-division", "cast-out-of-range")
 
 #: ops that read a tensor's metadata, not its elements
@@ -165,6 +167,9 @@ def _alias_violations(program: Program, info) -> list[Violation]:
         if target.name not in inputs:
             found.append(_at(program, i, "alias-not-input", f"{out} is written into {target.name}, "
                                                             f"which is not a fusion input"))
+            continue
+        if program.stmts[inputs[target.name]].arg("is_cpu") is True:
+            found.append(_at(program, i, "alias-cpu", f"{out} is written into {target.name}, a CPU scalar input"))
             continue
         writers.setdefault(target.name, []).append(i)
         found += _alias_fit(program, info, defs, i, out, target.name)
