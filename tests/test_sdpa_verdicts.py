@@ -183,3 +183,77 @@ def test_a_flash_kernels_rounding_is_excused_and_a_wrong_element_is_not():
     bad = _judged(p, ins, wrong, [alt])
     assert not bad.ok and not bad.outputs[GRAD_QUERY].ok
     assert bad.outputs[GRAD_QUERY].worst == [int(j) for j in torch.unravel_index(torch.tensor(i), exact.shape)]
+
+
+def test_narrow_p_rounds_the_backwards_p_and_ds_to_the_query_dtype():
+    """The backward, fed its forward's output and logsumexp: rounding P (before dV = P^T dO) and
+    dS (before dQ = dS K, dK = dS^T Q) moves each of dQ, dK, dV, and dQ by at most 2^-8 of
+    |dS| |K| scale (bf16's unit roundoff) beyond its own rounding to bf16."""
+    q, k, v, do = _qkv_inputs(5)
+    ctx = Ctx(device="cpu")
+    out, lse = linalg._sdpfa_fwd(ctx, q, k, v)[:2]
+    zeros = (torch.zeros(2, dtype=torch.uint64), torch.zeros((), dtype=torch.uint64))
+
+    def bwd():
+        return linalg._sdpfa_bwd(ctx, do, q, k, v, out, lse, None, None, *zeros, None)
+    plain = bwd()
+    token = linalg.NARROW_P.set(True)
+    try:
+        narrow = bwd()
+    finally:
+        linalg.NARROW_P.reset(token)
+    assert all(not torch.equal(a, b) for a, b in zip(plain, narrow))    # dQ, dK and dV all move
+    scale = 1 / math.sqrt(q.shape[-1])
+    s = torch.matmul(q.float(), k.float().transpose(-2, -1)) * scale
+    p = torch.exp(s - lse.unsqueeze(-1))
+    ds = p * (torch.matmul(do.float(), v.float().transpose(-2, -1)) - (do.float() * out.float()).sum(-1, keepdim=True))
+    bound = torch.matmul(ds.abs(), k.float().abs()) * scale * 2.0 ** -8
+    own = (plain[0].float().abs() + bound) * 2.0 ** -7     # each side's rounding of dQ to bf16
+    assert ((narrow[0].float() - plain[0].float()).abs() <= bound + own + 1e-4).all()
+
+
+FLASH_ROUND_BACKEND = '''
+"""The reference, its flash attention rounding P and dS to the input dtype as ATen's flash
+kernels do: a legitimate implementation that differs from eager (a test's plugin)."""
+from minimizer.backends import register
+from minimizer.backends.reference import Reference
+
+
+@register
+class FlashRound(Reference):
+    name = "flashround"
+    summary = "the reference, P and dS of flash attention rounded to the input dtype (a test's plugin)"
+    display_name = "FlashRound"
+    auto_rank = None
+
+    def run_script(self, text, path, device, options, values_path=None):
+        return super().run_script(text, path, device, options.replace(narrow_attention=True), values_path)
+'''
+
+
+def test_mismatch_excuses_the_flash_rounding_through_the_reference_worker(tmp_path):
+    """765ec76aa63a's script on a backend that computes as the flash kernels round, through the
+    workers (``RunOptions.narrow_attention`` reaches the reference's run): it differs from eager,
+    and ``--mismatch`` says rounding, its grad_query's moved elements excused."""
+    from minimizer import plugins
+    from minimizer.oracle import Pools
+    from minimizer.oracle.property import Mismatch, Property, evaluate
+    path = tmp_path / "flash_round_backend.py"
+    path.write_text(FLASH_ROUND_BACKEND)
+    old = os.environ.get(plugins.VARIABLE)
+    os.environ[plugins.VARIABLE] = str(path)
+    try:
+        plugins.load()
+        with Pools("flashround", "cpu", jobs=1, timeout=300) as pools:
+            v = evaluate(Property((Mismatch(),)), _text(FWD_BWD), FWD_BWD, pools, seed=0, all_checks=True)
+    finally:
+        if old is None:
+            os.environ.pop(plugins.VARIABLE, None)
+        else:
+            os.environ[plugins.VARIABLE] = old
+    ev = v.get(Mismatch)
+    assert v.outcome.ok, v.outcome.message
+    assert not ev.comparison.ok
+    assert ev.comparison_fp64.ok, ev.comparison_fp64.first_mismatch
+    assert ev.comparison_fp64.outputs[GRAD_QUERY].excused > 0
+    assert not v.holds and "rounding" in v.reason
