@@ -68,7 +68,10 @@ register(OpSpec("linear", "matmul", (Param("arg1", "tensor"), Param("arg2", "ten
 #: dtype: the forward converts P (``convert_type<Element>`` of the scores' exponentials) before
 #: P V, the backward converts P before dV = P^T dO and dS (its comment: "Convert dS from fp32 to
 #: fp16") before dQ = dS K and dK = dS^T Q. The fp64 reference and its perturbed inputs round
-#: none of these; with this set, the references round P and dS to the query's dtype there.
+#: none of these; with this set, the references round P and dS to the query's dtype there. The
+#: backward's P is normalised (``exp(scores - logsumexp)``) as the kernel's is; the forward
+#: kernel rounds ``exp(scores - running max)`` and normalises after P V, the reference rounds the
+#: normalised P: a rounding of the same relative size, not bit for bit the kernel's.
 NARROW_P = contextvars.ContextVar("narrow_attention", default=False)
 
 
