@@ -257,3 +257,29 @@ def test_mismatch_excuses_the_flash_rounding_through_the_reference_worker(tmp_pa
     assert ev.comparison_fp64.ok, ev.comparison_fp64.first_mismatch
     assert ev.comparison_fp64.outputs[GRAD_QUERY].excused > 0
     assert not v.holds and "rounding" in v.reason
+
+
+FWD = "fd.ops.sdpfa_fwd(tv0, tv1, tv2, dropout_p=None, is_causal=None, scale=None)"
+
+
+@pytest.mark.parametrize("dropout,judged", [
+    ("0.0", True),                                        # a constant 0: no dropout
+    ("0.1", False),                                       # the forward draws its own mask
+    ("fd.define_scalar(0.0, dtype=DataType.Double)", True),
+    ("fd.define_scalar(0.2, dtype=DataType.Double)", False),
+    ("fd.define_scalar(dtype=DataType.Double)", False),   # a scalar input: its value is the script's
+])
+def test_a_forward_with_dropout_is_random(dropout, judged):
+    text = _text(FWD_BWD)
+    assert FWD in text
+    if dropout.startswith("fd."):
+        text = text.replace(f"    tv4, tv5, tv6, tv7 = {FWD}", f"    S0 = {dropout}\n    tv4, tv5, tv6, tv7 = "
+                            + FWD.replace("dropout_p=None", "dropout_p=S0"))
+    else:
+        text = text.replace(FWD, FWD.replace("dropout_p=None", f"dropout_p={dropout}"))
+    if dropout == "fd.define_scalar(dtype=DataType.Double)":
+        text = text.replace("\n]\nfd.execute(inputs)", "\n    0.3,\n]\nfd.execute(inputs)")
+    why = value_unjudged(_program(text))
+    assert (why == []) == judged, why
+    if not judged:
+        assert why[0] == "uses random ops (sdpfa_fwd with dropout): values differ between backends by design"

@@ -1,8 +1,8 @@
 """Programs whose output values are no evidence of a wrong result, with the reason: the one place
 the mismatch oracle (``oracle/checks/mismatch.py``) asks before it compares any value.
 
-Two kinds. Random ops (the catalog's ``random`` family): their values differ between backends
-by design. A flash backward (``sdpfa_bwd``) fed a ``logsumexp`` and an ``output`` that are not
+Two kinds. Random ops (the catalog's ``random`` family, and an op tagged ``random_if_dropout``
+whose ``dropout_p`` is not a constant 0): their values differ between backends by design. A flash backward (``sdpfa_bwd``) fed a ``logsumexp`` and an ``output`` that are not
 outputs 1 and 0 of a forward of the same query, key and value (same ``is_causal`` and
 ``scale``, no bias or mask): the kernel's precondition is that ``logsumexp`` is the row
 logsumexp of the scores, so with any other one ``exp(scores - logsumexp)`` may overflow and the
@@ -20,7 +20,8 @@ from ..ops import CATALOG
 def value_unjudged(prog: Program) -> list[str]:
     """Why ``prog``'s output values cannot be judged (empty: they can)."""
     why = []
-    rnd = sorted({s.op for s in prog.op_stmts() if _family(s) == "random"})
+    rnd = sorted({s.op for s in prog.op_stmts() if _family(s) == "random"} |
+                 {f"{s.op} with dropout" for s in prog.op_stmts() if _drops_out(prog, s)})
     if rnd:
         why.append(f"uses random ops ({', '.join(rnd)}): values differ between backends by design")
     forwards = {s.outs[0]: s for s in prog.op_stmts() if s.op == "sdpfa_fwd" and s.outs and s.outs[0]}
@@ -33,6 +34,20 @@ def value_unjudged(prog: Program) -> list[str]:
 def uses_attention(prog: Program) -> bool:
     """Whether ``prog`` calls a flash attention op (the catalog's ``attention`` family)."""
     return any(_family(s) == "attention" for s in prog.op_stmts())
+
+
+def _drops_out(prog: Program, s: Stmt) -> bool:
+    """Whether ``s`` is an op tagged ``random_if_dropout`` whose ``dropout_p`` may be nonzero: a
+    nonzero number, or a scalar input (its value is the script's, not known here)."""
+    if "random_if_dropout" not in getattr(CATALOG.get(s.call), "tags", ()):
+        return False
+    p = _forward_params(s)["dropout_p"]
+    if isinstance(p, Ref):
+        d = next((t for t in prog.stmts if p.name in t.outs), None)
+        p = d.arg("value") if d is not None and d.is_scalar_def else p
+        if p is None or isinstance(p, Ref):
+            return True
+    return bool(p)
 
 
 def _family(s: Stmt) -> str:
