@@ -2,14 +2,15 @@
 the mismatch oracle (``oracle/checks/mismatch.py``) asks before it compares any value.
 
 Two kinds. Random ops (the catalog's ``random`` family, and an op tagged ``random_if_dropout``
-whose ``dropout_p`` is not a constant 0): their values differ between backends by design. A flash backward (``sdpfa_bwd``) fed a ``logsumexp`` and an ``output`` that are not
-outputs 1 and 0 of a forward of the same query, key and value (same ``is_causal`` and
-``scale``, no bias or mask): the kernel's precondition is that ``logsumexp`` is the row
-logsumexp of the scores, so with any other one ``exp(scores - logsumexp)`` may overflow and the
-result depends on the kernel's tiling (a huge finite value in one kernel, an infinity in another). Such a
-program stays valid (nvFuser's own tests feed the backward random tensors, comparing only
-against ATen's identical kernel); only the value verdict goes, for every output, as for random
-ops: an output computed from such a value is no evidence either.
+whose ``dropout_p`` is not a constant 0): their values differ between backends by design. A flash
+backward (``sdpfa_bwd``) fed a ``logsumexp`` and an ``output`` that are not outputs 1 and 0 of a
+forward of the same query, key and value (same ``is_causal`` and ``scale``, no bias or mask): the
+kernel's precondition is that ``logsumexp`` is the row logsumexp of the scores, so with any other
+one ``exp(scores - logsumexp)`` may overflow and the result depends on the kernel's tiling (a huge
+finite value in one kernel, an infinity in another). Such a program stays valid (nvFuser's own
+tests feed the backward random tensors, comparing only against ATen's identical kernel); only the
+value verdict goes, for every output, as for random ops: an output computed from such a value is no
+evidence either.
 """
 from __future__ import annotations
 
