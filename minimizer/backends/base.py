@@ -47,6 +47,8 @@ class RunOptions:
     ``narrow_scans``    half/bfloat16 ``cumsum``/``cumprod`` accumulate in their own dtype, as a scan kernel
                         may: True in order, "low"/"high" at the bound of any order (``ops/scans.py``;
                         ``reference``)
+    ``narrow_attention`` flash attention's P and dS rounded to the query's dtype before the matmuls that
+                        read them, as ATen's flash kernels do (``ops/linalg.NARROW_P``; ``reference``)
     ``eager``           run Inductor's translation without compiling it (fuzz triage; ``inductor``)
     ``inductor_config`` Inductor config patched around every compile (``--inductor-config``; ``inductor``)
     ``standalone``      run it as a maintainer would: the script's own checks of its outputs run (a wrong
@@ -59,6 +61,7 @@ class RunOptions:
     fp64: bool = False
     perturb: int = 0
     narrow_scans: bool | str = False
+    narrow_attention: bool = False
     eager: bool = False
     inductor_config: tuple[tuple[str, Any], ...] = ()
     standalone: bool = False

@@ -14,6 +14,7 @@ import torch
 
 from ..frontend.fusion_definition import make_module
 from ..model import DIRECT, LEGACY
+from ..ops.linalg import NARROW_P
 from ..ops.scans import NARROW
 from ..program.interpret import FusionError
 from .base import Backend, RunOptions, cuda_usable, register
@@ -84,8 +85,9 @@ class Reference(Backend):
         mods = dict(self._modules) if not options.fp64 else \
             modules(functools.partial(fp64_executor, perturb=options.perturb))
         classes = {m.FusionDefinition for m in mods.values()}
-        token = NARROW.set(options.narrow_scans)
+        token, token_p = NARROW.set(options.narrow_scans), NARROW_P.set(options.narrow_attention)
         try:
             return run_with_modules(text, path, mods, classes, device, options, values_path, classify)
         finally:
+            NARROW_P.reset(token_p)
             NARROW.reset(token)

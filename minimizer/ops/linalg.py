@@ -20,6 +20,7 @@ draws its own mask from ``ctx.generator``, and the backward, which would need th
 """
 from __future__ import annotations
 
+import contextvars
 import math
 
 import torch
@@ -58,6 +59,28 @@ register(OpSpec("matmul", "matmul", (Param("arg1", "tensor"), Param("arg2", "ten
 register(OpSpec("linear", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor"),
                                      Param("bias", "tensor", None)),
                 ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]", **_OPAQUE))
+
+
+#: ``RunOptions.narrow_attention``: another legitimate result of flash attention for
+#: ``compare.judge``. The flash kernels ATen ships (``aten/src/ATen/native/transformers/cuda/
+#: flash_attn``, Tri Dao's FlashAttention-2, which nvFuser's ``sdpfa_fwd``/``sdpfa_bwd`` call) keep
+#: scores, softmax and accumulators in fp32 but feed the tensor-core matmuls operands of the input
+#: dtype: the forward converts P (``convert_type<Element>`` of the scores' exponentials) before
+#: P V, the backward converts P before dV = P^T dO and dS (its comment: "Convert dS from fp32 to
+#: fp16") before dQ = dS K and dK = dS^T Q. The fp64 reference and its perturbed inputs round
+#: none of these; with this set, the references round P and dS to the query's dtype there. The
+#: backward's P is normalised (``exp(scores - logsumexp)``) as the kernel's is; the forward
+#: kernel rounds ``exp(scores - running max)`` and normalises after P V, the reference rounds the
+#: normalised P: a rounding of the same relative size, not bit for bit the kernel's.
+NARROW_P = contextvars.ContextVar("narrow_attention", default=False)
+
+
+def _narrow_p(x, dtype):
+    """``x`` rounded to ``dtype`` (kept in its own dtype) where ``NARROW_P`` is set: what a flash
+    kernel hands its next matmul. Never while Dynamo traces (``ContextVar.get`` is not traceable)."""
+    if torch.compiler.is_compiling() or not NARROW_P.get():
+        return x
+    return x.to(dtype).to(x.dtype)
 
 
 def _scores(query, key, scale, is_causal):
@@ -110,7 +133,7 @@ def _sdpfa_fwd(ctx, query, key, value, bias=None, mask=None, dropout_p=None, is_
         keep = torch.rand(p.shape, generator=ctx.generator if p.device.type != "meta" else None,
                           device=p.device) >= dropout_p
         p = p * keep / (1.0 - dropout_p)
-    out = torch.matmul(p, value.float()).to(query.dtype)
+    out = torch.matmul(_narrow_p(p, query.dtype), value.float()).to(query.dtype)
     seed = torch.zeros(2, dtype=torch.uint64, device=query.device)
     offset = torch.zeros((), dtype=torch.uint64, device=query.device)
     return out, lse, seed, offset
@@ -131,9 +154,9 @@ def _sdpfa_bwd(ctx, grad_output, query, key, value, output, logsumexp, dropout_p
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     p = torch.exp(_scores(query, key, scale, bool(is_causal)) - logsumexp.float().unsqueeze(-1))
     do, v = grad_output.float(), value.float()
-    dv = torch.matmul(p.transpose(-2, -1), do)
+    dv = torch.matmul(_narrow_p(p, query.dtype).transpose(-2, -1), do)
     delta = (do * output.float()).sum(-1, keepdim=True)
-    ds = p * (torch.matmul(do, v.transpose(-2, -1)) - delta)
+    ds = _narrow_p(p * (torch.matmul(do, v.transpose(-2, -1)) - delta), query.dtype)
     dq = torch.matmul(ds, key.float()) * scale
     dk = torch.matmul(ds.transpose(-2, -1), query.float()) * scale
     return dq.to(query.dtype), dk.to(key.dtype), dv.to(value.dtype)

@@ -149,7 +149,8 @@ TAGS = {
               "the op's result becomes an input)",
     "format-dtype": "its dtype arguments select a kernel format, not a rounding (the fp64 reference "
                     "keeps them)",
-    "random_if_dropout": "random when its dropout_p is not 0 (no client reads it yet)",
+    "random_if_dropout": "random when its dropout_p is not 0 (program/unjudged.py: its program's values "
+                         "are not judged)",
 }
 
 

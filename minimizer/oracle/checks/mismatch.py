@@ -8,8 +8,8 @@ judged against the exact result (the same program in float64) *relative to eager
 a few times eager's error and is not a mismatch; a wrong element is thousands of times beyond it.
 Inputs after execution are compared too (an output aliased into an input writes it in place).
 
-Needs values of both runs, same seed and device. A program with random ops is never judged a
-mismatch: its values differ between backends by design. ``what`` ("dtype", "shape" or "values")
+Needs values of both runs, same seed and device. A program with random ops, or a flash backward
+not fed its forward's logsumexp and output, is never judged a mismatch (``program/unjudged.py``). ``what`` ("dtype", "shape" or "values")
 asks for one kind of difference: a reduction of a wrong *value* must not slip to a program whose
 only fault is an output *dtype* (a different bug, C-Reduce's "slippage")."""
 from __future__ import annotations
@@ -63,13 +63,14 @@ def _values(o: Outcome):
     return o.load_values() if o.values_path else None
 
 
-def random_ops(trial: Trial) -> list[str]:
-    from ...ops import CATALOG
+def unjudged(trial: Trial) -> list[str]:
+    """Why the program's values are no evidence (``program/unjudged.py``); empty: judge them."""
+    from ...program.unjudged import value_unjudged
     try:
         prog = trial.program
     except Exception:
         return []
-    return sorted({s.op for s in prog.op_stmts() if getattr(CATALOG.get(s.call), "family", "") == "random"})
+    return value_unjudged(prog)
 
 
 def _inputs_after(ins, n: int) -> list:
@@ -92,6 +93,17 @@ PERTURBED_RUNS = 3
 #: the ``RunOptions.narrow_scans`` modes of the eager runs whose half scans accumulate in half: in
 #: order, and at either end of the rounding bound of any order (``ops/scans.py``)
 NARROW_MODES = (True, "low", "high")
+
+
+def alternative_runs(prog) -> list[dict]:
+    """The ``RunOptions`` of the reference runs that give other legitimate results of ``prog``:
+    the perturbed exact runs, the narrow-scan runs, and, where it calls flash attention, the run
+    whose P and dS are rounded to the input dtype as the flash kernels round them
+    (``ops/linalg.NARROW_P``)."""
+    from ...program.unjudged import uses_attention
+    runs = [dict(fp64=True, perturb=k) for k in range(1, PERTURBED_RUNS + 1)] + \
+        [dict(narrow_scans=mode) for mode in NARROW_MODES]
+    return runs + ([dict(narrow_attention=True)] if prog is not None and uses_attention(prog) else [])
 
 
 @register
@@ -135,9 +147,9 @@ class Mismatch(Check):
         o = trial.outcome
         if o is None or not o.ok:
             return None
-        rnd = random_ops(trial)
-        if rnd:
-            return Missing(f"uses random ops ({', '.join(rnd)}): values differ between backends by design")
+        why = unjudged(trial)
+        if why:
+            return Missing("; ".join(why))
         ev = MismatchEvidence()
         mine, ss = _values(o), o.storages
         if mine is None:   # the caller's outcome came without values: run again, keeping them
@@ -196,12 +208,15 @@ class Mismatch(Check):
         """Other legitimate results of the program, each as outputs then inputs after execute
         (``compare.judge``'s ``alternatives``): the exact reference on inputs perturbed by a few
         ulps (``PERTURBED_RUNS`` sign draws) and eager runs whose half scans accumulate in half
-        (in order, and at either end of the rounding bound of any order: ``ops/scans.py``). Runs
-        that fail give nothing."""
+        (in order, and at either end of the rounding bound of any order: ``ops/scans.py``), and for
+        flash attention, eager with P and dS rounded to the input dtype (``alternative_runs``).
+        Runs that fail give nothing."""
         alts = []
-        runs = [dict(fp64=True, perturb=k) for k in range(1, PERTURBED_RUNS + 1)] + \
-            [dict(narrow_scans=mode) for mode in NARROW_MODES]
-        for opts in runs:
+        try:
+            prog = trial.program
+        except Exception:
+            prog = None
+        for opts in alternative_runs(prog):
             r = trial.run(self.reference, want_values=True, **opts)
             try:
                 v = _values(r) if r.ok else None
