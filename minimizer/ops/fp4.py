@@ -35,7 +35,7 @@ def encode(x: torch.Tensor) -> torch.Tensor:
         return torch.empty_like(x, dtype=CARRIER)
     f = x.to(torch.float32)
     a = f.abs().nan_to_num(nan=6.0)
-    code = torch.zeros(f.shape, dtype=torch.uint8)
+    code = torch.zeros(f.shape, dtype=torch.uint8, device=f.device)
     for m, up in zip(_MIDPOINTS, _TIE_UP):
         code += (a > m) if not up else (a >= m)
     sign = (torch.signbit(f) & ~f.isnan()).to(torch.uint8) << 3
@@ -47,7 +47,7 @@ def decode(codes: torch.Tensor) -> torch.Tensor:
     if codes.device.type == "meta":
         return torch.empty_like(codes, dtype=torch.float32)
     c = codes.view(torch.uint8).to(torch.int64)
-    mag = torch.tensor(MAGNITUDES, dtype=torch.float32)[c & 7]
+    mag = torch.tensor(MAGNITUDES, dtype=torch.float32, device=c.device)[c & 7]
     return torch.where((c & 8) != 0, -mag, mag)
 
 

@@ -93,7 +93,7 @@ def _nvfp4(x, amax, global_scale):
 
 
 def _mxfp8(x, amax):
-    v = amax * torch.tensor(1.0 / _E4M3_MAX, dtype=torch.float32)
+    v = amax * (1.0 / _E4M3_MAX)
     raw = _e8m0_round_up(v)
     inv_bits = ((254 - raw.to(torch.int32)) << 23).view(torch.float32)
     inv = torch.where(raw == 0, torch.ones_like(inv_bits), inv_bits)
