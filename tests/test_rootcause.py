@@ -224,3 +224,15 @@ def test_the_same_failure_is_the_same_root_cause():
     assert old.holds(a)[0] and not old.holds(b)[0]
     # an input permutation that fails with the original's bug is no change of outcome
     assert outcome_key(a) == outcome_key(b) != outcome_key(other)
+
+
+def test_an_ambiguous_overload_of_half_or_bfloat16_operands_is_the_reduced_precision_family():
+    """Real NVRTC logs (H100, 0.2.36): a reduced-precision operand that several overloads take
+    (it converts to each float type) is the same cause as one none takes; the function is listed."""
+    import json
+    from minimizer.backends.nvfuser_rootcause import particulars
+    for name, fn in (("ambiguous_min_bf16", "nvf::min"), ("ambiguous_max_half", "nvf::max")):
+        with open(os.path.join(ROOT, "tests", "data", "nvfuser", "nvrtc-0.2.36", f"{name}.json"), encoding="utf-8") as f:
+            o = json.load(f)
+        assert rootcause(o["signature"], o["message"]).endswith(REDUCED_PRECISION), name
+        assert particulars(o["signature"], o["message"])["functions"][0] == fn   # then what else it met

@@ -36,7 +36,8 @@ NVRTC compile errors keep the quoted function or operator (a missing ``nvf::lerp
 float operands is its own fix), except the reduced-precision family: a Half or BFloat16 operand
 (``argument types are: (nvf::__half)``, ``operand types are: nvf::__bfloat * nvf::__bfloat``)
 reaching a math function or operator that has no overload for it (``no instance of overloaded
-function "ceil"``, ``no operator "+"``) is one cause — nvFuser's codegen emits the op on the
+function "ceil"``, ``no operator "+"``) or that several overloads take (``more than one instance
+of overloaded function "nvf::max"`` for ``(const __nv_half, const __nv_half)``) is one cause — nvFuser's codegen emits the op on the
 reduced-precision type instead of computing in float — whatever function it meets first; the
 functions it met are the row's particulars (``particulars``), not its key.
 
@@ -213,9 +214,15 @@ def site_kind(kind: str, line: str) -> str:
 REDUCED_PRECISION = ("CUDA NVRTC compile error: a Half/BFloat16 operand reaches a function or operator "
                      "without a reduced-precision overload")
 _NVRTC_ERROR = re.compile(r"\(\d+\): error: (?:no instance of overloaded function \"(?P<f>[^\"]+)\" matches the argument list"
+                          r"|more than one instance of overloaded function \"(?P<a>[^\"]+)\" matches the argument list"
                           r"|no operator \"(?P<o>[^\"]+)\" matches these operands|(?P<other>.*))")
 _TYPES = re.compile(r"^\s*(?:argument|operand) types are:(?P<types>.*)$")
-_REDUCED = re.compile(r"__half|__bfloat")
+#: ``__half``/``__bfloat16`` and their ``__nv_`` spellings (an ambiguous overload's types read
+#: ``(const __nv_bfloat16, const __nv_bfloat16)``: the operand converts to several float types)
+_REDUCED = re.compile(r"__(?:nv_)?(?:half|bfloat)")
+#: how far below an error line its ``argument types are:`` line may be (an ambiguous overload
+#: lists its candidates in between)
+_TYPES_WITHIN = 24
 
 
 def reduced_precision_functions(message: str | None) -> list[str]:
@@ -230,8 +237,8 @@ def reduced_precision_functions(message: str | None) -> list[str]:
         m = _NVRTC_ERROR.search(ln)
         if m is None:
             continue
-        t = _TYPES.match(lines[i + 1]) if i + 1 < len(lines) else None
-        name = m.group("f") or m.group("o")
+        t = _types_below(lines, i)
+        name = m.group("f") or m.group("a") or m.group("o")
         if name is None or t is None or not _REDUCED.search(t.group("types")):
             if not found:   # the first error is another one: not the family
                 return []
@@ -239,6 +246,18 @@ def reduced_precision_functions(message: str | None) -> list[str]:
         if name not in found:
             found.append(name)
     return found
+
+
+def _types_below(lines: list[str], i: int):
+    """The ``argument types are:`` match of the error at line ``i`` (None where the error's block,
+    up to its source line or a blank line, has none)."""
+    for ln in lines[i + 1:i + 1 + _TYPES_WITHIN]:
+        t = _TYPES.match(ln)
+        if t is not None:
+            return t
+        if not ln.strip() or _NVRTC_ERROR.search(ln):
+            return None
+    return None
 
 
 def particulars(signature: str, message: str | None) -> dict:
