@@ -198,6 +198,25 @@ def test_the_check_is_not_vacuous():
     assert "wrong result (dtype)" in verdicts["dtype differs"] and "wrong result (shape)" in verdicts["shape differs"]
 
 
+def test_the_check_runs_a_reference_whose_aten_ops_return_several_tensors():
+    """``var_mean`` (like ``max.dim``, ``sort``, ``topk``) returns a tuple of tensors: the watch that
+    records the dtypes eager computed in takes it as it takes one tensor (a real attachment, var_mean
+    then min, failed with a TypeError instead of its check's verdict). A right output passes, a
+    wrong one fails with the check's AssertionError."""
+    def eager(t, *, device):
+        return (torch.ops.aten.amin.default(torch.ops.aten.var_mean.correction(t, [1], correction=1,
+                                                                                keepdim=True)[1], [0]),)
+
+    def exact(t, *, device):
+        return eager(torch.ops.aten._to_copy.default(t, dtype=torch.float64), device=device)
+
+    x = torch.randn(2).as_strided((3, 2), (0, 1))
+    right = eager(x.clone(), device="cpu")
+    eager_check.check_against_eager(right, [x], [x.clone()], eager, exact, {torch.float32: (*tolerance(torch.float32), default_factor(torch.float32))})
+    with pytest.raises(AssertionError, match=r"wrong result \(shape\) in output 0"):
+        eager_check.check_against_eager([torch.zeros(7)], [x], [x.clone()], eager, exact, {torch.float32: (*tolerance(torch.float32), default_factor(torch.float32))})
+
+
 def test_the_tolerances_written_are_fmins():
     g: dict = {"torch": torch}
     exec(attachment.tolerance_table(), g)

@@ -272,7 +272,7 @@ def _watching(fn, args, narrow_scans=False, **kw):
                 out = narrow_scan(x.to(k.get("dtype") or x.dtype), a[1], scans[func], narrow_scans)
             else:
                 out = func(*a, **k)
-            for t in (out if isinstance(out, (list, tuple)) else [out]) + list(a):
+            for t in (list(out) if isinstance(out, (list, tuple)) else [out]) + list(a):
                 if isinstance(t, torch.Tensor) and t.is_floating_point():
                     dtypes.add(t.dtype)
             if func is torch.ops.aten._to_copy.default and x is not None and out.dtype == torch.float64:
