@@ -147,6 +147,20 @@ def test_twin_sites_are_one_root_cause():
     assert "getMinimumValue|getMaximumValue" in sigs[0][1] and "min|max op" in sigs[0][1]
 
 
+def test_the_two_asserts_of_syncmaps_check_are_one_root_cause():
+    """sync_information.cpp raises one check's failure from two NVF_ERRORs (block dims: "in Global
+    Memory"; thread dims: "in Global, Shared or Tensor Memory"): real outcomes of each, var_mean over
+    a broadcast dim and over an expanded one, share a root cause and keep the check's words."""
+    block = json.load(open(os.path.join(DATA, "d58223e48047", "outcome.json")))
+    thread = json.load(open(os.path.join(ROOT, "tests", "data", "nvfuser", "syncmap-0.2.36",
+                                         "var_mean_expanded_tid.json")))
+    assert "in Global Memory" in block["message"] and "Global, Shared or Tensor" in thread["message"]
+    a, b = (rootcause(o["signature"], o["message"]) for o in (block, thread))
+    assert a == b and "sync_information.cpp:SyncMap" in a and "Inconsistent parallelization found" in a
+    assert rootcause(block["signature"], block["message"]) != rootcause(
+        block["signature"].replace("Inconsistent parallelization", "Inconsistent predication"), None)
+
+
 @pytest.mark.skipif(not os.path.exists(CAPTURED_KEYS), reason="probes-keys not captured on the H200 yet")
 def test_captured_probes_for_the_key_rules():
     rows = {os.path.basename(r["file"]): r for r in map(json.loads, open(CAPTURED_KEYS))}

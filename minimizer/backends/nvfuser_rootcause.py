@@ -24,6 +24,8 @@ and turns the message into its template:
 Twin sites — two functions that are one bug, raised by whichever of a symmetric pair the fusion
 reached — are one root cause (``TWINS``): nvFuser's ``getMinimumValue``/``getMaximumValue`` on a
 dtype they do not handle (a ``max`` reduction asks for the minimum, a ``min`` for the maximum).
+So are the two asserts of one check that differ by the parallel type they found (``SyncMap``'s
+inconsistent parallelization, for block dims or for thread dims).
 
 fmin's own label of a site is not part of it: an nvFuser input validation (``KNOWN_USER_ERRORS``:
 stride, expanded extent, ...) is labelled ``input-mismatch`` or ``internal-assert`` by whether fmin
@@ -140,6 +142,14 @@ TWINS: tuple[tuple[frozenset[str], str, tuple[tuple[str, str], ...]], ...] = (
     # nvFuser source; the 2026-12 campaign hit both on ``nvfuser_index_t``)
     (frozenset({"getMinimumValue", "getMaximumValue"}), "getMinimumValue|getMaximumValue",
      ((r"\b(?:min|max) op\b", "min|max op"),)),
+    # device_lower/analysis/sync_information.cpp: one check (a producer read across a parallel dim
+    # must be in memory the consumer's threads can see) raised by two NVF_ERRORs, one for block
+    # dims ("in Global Memory") and one for thread dims ("in Global, Shared or Tensor Memory");
+    # which one a fusion meets is how its scheduler parallelized it (var_mean over a broadcast dim
+    # meets both)
+    (frozenset({"SyncMap"}), "SyncMap",
+     ((r"Producer is required to be in Global(?:, Shared or Tensor)? Memory",
+       "Producer is required to be in Global[, Shared or Tensor] Memory"),)),
 )
 
 
