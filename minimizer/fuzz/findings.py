@@ -87,15 +87,16 @@ class Store:
     def _holder(self, key: str) -> tuple[str, str] | None:
         """(id, key now) of the bucket that answers to ``key`` (its key or one of its aliases). The
         index is read again where it does not know ``key`` or names a bucket gone since (another
-        process, ``merge-findings``, may have changed the corpus)."""
+        process, ``merge-findings``, may have changed the corpus). A bucket's key now comes before
+        any bucket's alias: a key one bucket had once may be another's today (a re-key told them
+        apart), and the bucket that has it today is the one that answers."""
         held = self._held.get(key) if self._held is not None else None
         if held is None or not record.exists(os.path.join(self.root, held[0])):
-            self._held = {}
-            for name in sorted(os.listdir(self.root)):
-                m = record.load_dir(os.path.join(self.root, name))
-                if m is None:
-                    continue
-                for k in (m.key, *(m.old_keys or ())):
+            metas = [(name, record.load_dir(os.path.join(self.root, name))) for name in sorted(os.listdir(self.root))]
+            metas = [(name, m) for name, m in metas if m is not None]
+            self._held = {m.key: (name, m.key) for name, m in reversed(metas)}
+            for name, m in metas:
+                for k in m.old_keys or ():
                     self._held.setdefault(k, (name, m.key))
             held = self._held.get(key)
         return held
@@ -639,10 +640,15 @@ def _better(a: Bucket, b: Bucket) -> bool:
 
 def _joined(keep: Bucket, other: Bucket) -> Bucket:
     """``keep``'s record with ``other``'s occurrences added: count, example ids (50 at most),
-    marks, dtypes and ranks, particulars, absorbed keys; stale only when both are."""
+    marks, dtypes, ranks and seeds, particulars, absorbed keys; stale only when both are. The
+    bucket was opened by whichever of the two was seen first: its first example, with the
+    generation settings, ancestry and machine that replay it, and its date."""
     old = _union(keep.old_keys or [], other.old_keys or [])
     if other.key and other.key != keep.key:
         old = _union(old, [other.key])
+    first = other if (other.first_seen or "~") < (keep.first_seen or "~") else keep
+    keep = replace(keep, first_seen=first.first_seen, first_example=first.first_example, generator=first.generator,
+                   ancestry=first.ancestry, environment=first.environment, seeds=_added(keep.seeds, other.seeds))
     return replace(keep, count=keep.count + other.count, examples=_union(keep.examples, other.examples)[:50],
                    layout_dependent=True if other.layout_dependent else keep.layout_dependent,
                    order_dependent=True if other.order_dependent else keep.order_dependent,

@@ -48,7 +48,7 @@ def failure_key(label: str, o) -> str:
 
 
 def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected: str | None = None,
-                 dimension: str | None = None) -> str:
+                 dimension: str | None = None, rules=()) -> str:
     """``<backend> mismatch <what>: <op>, <op>``: the ops sorted and named once, without dtypes
     (one wrong ``cast`` in float16 and in bfloat16 is one bucket). A dtype difference is its
     dtypes' classes too, ``dtype (int for bool)``: the typing rule it shows is the difference
@@ -56,13 +56,33 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
     another, whatever ops carry them); where both are of one class, the dtypes themselves
     (``dtype (int64 for int32)``: "int for int" says nothing). A shape difference whose
     ``dimension`` error is known (``dimension_error``) is that and no ops: ``shape (an expanded
-    extent returned as 1)``."""
+    extent returned as 1)``.
+
+    ``rules``: the validity rules the program breaks (``broken_rules``), ``(breaks alias-dtype)``:
+    a wrong result of an ill-defined program is caused by the rule it breaks, not by the compiler,
+    so it never shares a bucket with a well-defined program of the same ops (a BFloat16 value
+    written into a Float input and an input written into itself are both "no op")."""
     if what == "shape" and dimension:
-        return f"{backend} mismatch shape ({dimension})"
-    if what == "dtype" and got and expected:
-        g, e = dtype_class(got), dtype_class(expected)
-        what = f"dtype ({g} for {e})" if g != e else f"dtype ({got} for {expected})"
-    return f"{backend} mismatch {what}: {', '.join(sorted(set(ops))) or 'no op'}"
+        key = f"{backend} mismatch shape ({dimension})"
+    else:
+        if what == "dtype" and got and expected:
+            g, e = dtype_class(got), dtype_class(expected)
+            what = f"dtype ({g} for {e})" if g != e else f"dtype ({got} for {expected})"
+        key = f"{backend} mismatch {what}: {', '.join(sorted(set(ops))) or 'no op'}"
+    return f"{key} (breaks {', '.join(sorted(set(rules)))})" if rules else key
+
+
+def broken_rules(program: Program | None) -> list[str]:
+    """The validity rules (``program.validity``) ``program`` breaks, by name."""
+    from ..program.validity import violations
+    return sorted({v.rule for v in violations(program)}) if program is not None else []
+
+
+def writes_only(program: Program) -> bool:
+    """Does ``program`` return nothing, its every output written into an input
+    (``add_output(v, alias_input)``)? Then only an input can hold a wrong result."""
+    outs = [s for s in program.stmts if s.is_output]
+    return bool(outs) and all(s.arg("alias_input") is not None for s in outs)
 
 
 #: what can go wrong with a dimension, as ``dimension_error`` names it
@@ -211,7 +231,7 @@ def traits(program: Program | None) -> dict:
 
 
 _MISMATCH = re.compile(r"^\S+ mismatch (?:(?P<what>dtype|shape|values|aliasing)(?: \((?P<detail>[^)]*)\))?"
-                       r"(?::\s*|\s+|$))?(?P<ops>.*?)(?: -> \S+)?$")
+                       r"(?::\s*|\s+|$))?(?P<ops>.*?)(?: \(breaks [^)]*\))?(?: -> \S+)?$")
 #: a wrong dtype or shape in a finding's words: ``output 2: int64[3, 5] vs reference bool[3, 5]``
 _WORDS = re.compile(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]")
 
@@ -261,10 +281,12 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
     if kind == "mismatch":
         ops = program_ops(program) if minimized and program is not None else key_ops(meta.key)
         what = difference(meta)
+        if what == "values" and minimized and program is not None and writes_only(program):
+            what = "aliasing"   # a minimal repro returning nothing: its wrong value is an input's
         dimension = dimension_error(meta.words or "", program) if what == "shape" else None
-        return mismatch_key(backend, what, ops, *dtypes_of(meta), dimension=dimension)
+        return mismatch_key(backend, what, ops, *dtypes_of(meta), dimension=dimension, rules=broken_rules(program))
     return None
 
 
-__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "dimension_error", "expands", "canonical_form",
+__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form",
            "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "key_ops", "bucket_key"]

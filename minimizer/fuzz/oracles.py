@@ -39,7 +39,7 @@ from ..oracle.property import Mismatch, Property, evaluate
 from ..oracle.triage import category, judgeable
 from ..program.variants import permute_inputs
 from ..model import Program, Ref, is_input_decl
-from .keys import change_key, dimension_error, failure_key, mismatch_key, traits
+from .keys import broken_rules, change_key, dimension_error, failure_key, mismatch_key, traits
 
 ORACLES = ("failure", "differential", "order", "layout")
 #: error kinds that mean "fmin's own code is wrong", whatever the backend
@@ -211,7 +211,7 @@ def _mismatch(program, v, ev, o: Outcome, text, path, seed, pools: Pools, backen
     what = "aliasing" if op == "aliased input" else differs
     got = comp.outputs[bad].got if comp and comp.outputs else None
     dimension = dimension_error(v.reason, program) if what == "shape" else None
-    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype, dimension),
+    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype, dimension, broken_rules(program)),
                    f"{backend} outputs differ from the reference: {v.reason}",
                    {"mismatch": differs if differs in Mismatch.WHATS else True}, o)
 
