@@ -60,20 +60,26 @@ def _pick(data, xs, label):
     return data.draw(st.sampled_from(xs), label=label) if xs else None
 
 
-def _families(p: Program) -> set[str]:
-    return {spec.family for st_ in p.stmts if (spec := lookup(st_.call)) is not None}
-
-
 # A rule the static check (meta tensors) cannot enforce, so mutations stay away from it: the index
 # ops' index values are drawn for the seed's extents (a smaller extent, or index values drawn
-# anew, reads out of range).
+# anew, reads out of range), and so are the values of an op's ``ValueParam`` (``grouped_mm``'s
+# offsets end at the extent they split).
 _EXTENT_BOUND = ("index",)
+
+
+def _extent_bound(spec) -> bool:
+    """Whether values of the op's operands are bound to the seed's extents (``_EXTENT_BOUND``)."""
+    return spec is not None and (spec.family in _EXTENT_BOUND or bool(spec.value_params))
+
+
+def _has_extent_bound(p: Program) -> bool:
+    return any(_extent_bound(lookup(s.call)) for s in p.stmts)
 
 
 def shape(data, p, info):
     """Every use of one extent becomes another (1, smaller, larger): shapes stay consistent. Not
     drawn for a program with an index op (see ``_EXTENT_BOUND``)."""
-    if _families(p) & set(_EXTENT_BOUND):
+    if _has_extent_bound(p):
         return None
     old = _pick(data, sorted({s[-1] for s in sites(p)}), "extent")
     if old is None:
@@ -94,7 +100,7 @@ def trimmed(p: Program, info, limit: int = TRIM_ELEMENTS):
     values are drawn for the seed's extents). The extents halved first are the largest tensor's
     outer ones (batch, sequence): a normalization's or a matmul's innermost extent decides which
     scheduler nvFuser picks, the outer ones mostly how many times it runs."""
-    if _families(p) & set(_EXTENT_BOUND):
+    if _has_extent_bound(p):
         return None
     q, qi, changed = p, info, False
     for _ in range(64):
@@ -369,7 +375,7 @@ def _index_read_new_input(p: Program, c: Program) -> bool:
 
 def _index_read(p: Program, users, i: int) -> bool:
     """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly?"""
-    return any((spec := lookup(p.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND for u in users[i])
+    return any(_extent_bound(lookup(p.stmts[u].call)) for u in users[i])
 
 
 #: every mutation kind, by name (the summary and tests name them)
