@@ -24,7 +24,12 @@ says so: "alias_input does not check if output and alias_input have the same typ
 fusion.h calls the in-place alias "not always safe", used by batch norm's running statistics, and
 "not aware of segmentation": a kernel or a segment that reads the input is not ordered after the
 one that writes it. Shifts, integer overflow, division by zero and float-to-integer conversions
-out of range are undefined in C++ and CUDA, which nvFuser's kernels are written in.
+out of range are undefined in C++ and CUDA, which nvFuser's kernels are written in. ``grouped_mm``
+evaluates ``at::_grouped_mm``, which writes nothing past its last offset (``ops/grouped.py``).
+
+A rule on the values of an op's parameter (a catalog ``ValueParam``) is also kept by
+construction where it can be: ``input_values`` gives the values a fusion input read there must
+hold, and the printer writes the input with them.
 """
 from __future__ import annotations
 
