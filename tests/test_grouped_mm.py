@@ -23,6 +23,7 @@ from minimizer.oracle.pool import Pool, Request
 from minimizer.program import parse, static, validity
 from minimizer.program.interpret import FusionError, run
 from minimizer.program.printer import to_source
+from minimizer.reduce.passes.shapes import resize
 
 
 
@@ -238,13 +239,20 @@ class _Data:
         self.draw = data.draw
 
 
-def test_the_extent_mutations_leave_a_grouped_mm_seed_alone():
+def test_a_changed_extent_rewrites_the_offsets_and_an_unchanged_one_keeps_them():
+    """A reduction or mutation that resizes the split extent (every use of 32 becomes 16) leaves
+    the script's offsets stale: they are written anew for the new extent. Where the extent stays,
+    the script's own offsets (uneven groups) stay as written."""
     p = parse(SEED)
-    info = static.check(p)
-    assert mutate.shape(None, p, info) is None and mutate.trimmed(p, info, limit=1) is None
+    kept = to_source(p.replace(stmts=p.stmts + (p.stmts[-1],)))      # another statement, same extents
+    assert "torch.tensor([5, 12, 21, 32]" in kept
+    smaller = resize(p, 32, 16)
+    assert _offsets_written(to_source(smaller)) == [4, 8, 12, 16]
+    fewer = resize(p, 4, 2)                                            # two groups: offsets [2], weight [2, 16, 8]
+    assert _offsets_written(to_source(fewer)) == [16, 32]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_mutants_of_a_grouped_mm_seed_keep_valid_offsets(reference, data):
     """Every mutant the seeded fuzzer keeps runs on the reference without breaking the offsets'

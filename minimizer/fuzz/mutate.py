@@ -62,14 +62,15 @@ def _pick(data, xs, label):
 
 # A rule the static check (meta tensors) cannot enforce, so mutations stay away from it: the index
 # ops' index values are drawn for the seed's extents (a smaller extent, or index values drawn
-# anew, reads out of range), and so are the values of an op's ``ValueParam`` (``grouped_mm``'s
-# offsets end at the extent they split).
+# anew, reads out of range). An op's ``ValueParam`` (``grouped_mm``'s offsets) is written valid
+# by the printer for any extents, so only the inputs such a parameter reads are left alone
+# (rebuilt as a broadcast or another layout, they could not be written with its values).
 _EXTENT_BOUND = ("index",)
 
 
 def _extent_bound(spec) -> bool:
     """Whether values of the op's operands are bound to the seed's extents (``_EXTENT_BOUND``)."""
-    return spec is not None and (spec.family in _EXTENT_BOUND or bool(spec.value_params))
+    return spec is not None and spec.family in _EXTENT_BOUND
 
 
 def _has_extent_bound(p: Program) -> bool:
@@ -374,8 +375,15 @@ def _index_read_new_input(p: Program, c: Program) -> bool:
 
 
 def _index_read(p: Program, users, i: int) -> bool:
-    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly?"""
-    return any(_extent_bound(lookup(p.stmts[u].call)) for u in users[i])
+    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly, or an op as a
+    parameter whose values must fit the others (``OpSpec.value_params``)?"""
+    name = p.stmts[i].outs[0] if p.stmts[i].outs else None
+    return any(_extent_bound(spec := lookup(p.stmts[u].call)) or _value_read(p.stmts[u], spec, name)
+               for u in users[i])
+
+
+def _value_read(s: Stmt, spec, name) -> bool:
+    return spec is not None and any(s.arg(vp.name) == Ref(name) for vp in spec.value_params)
 
 
 #: every mutation kind, by name (the summary and tests name them)

@@ -38,10 +38,11 @@ def to_source(program: Program, dialect: Dialect | None = None) -> str:
     owner = src.fusion_node  # a FunctionDef, or the With of the inline form: either way its body
     new_owner = owner.with_changes(body=owner.body.with_changes(body=body_nodes))
     replacements: dict[cst.CSTNode, cst.CSTNode] = {owner: new_owner}
+    stale = _stale_values(program, src) if src.inputs is not None and program.inputs is not None else set()
     if src.inputs is not None and program.inputs is not None and (
-            program.inputs != src.input_args or _slot_names(program.stmts) != _slot_names(src.stmts)):
+            program.inputs != src.input_args or _slot_names(program.stmts) != _slot_names(src.stmts) or stale):
         replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs, program.stmts, src.stmts,
-                                                          _fixed_values(program))
+                                                          _fixed_values(program), stale)
     if not same_dialect and src.import_node is not None and dialect.module != src.dialect.module:
         replacements[src.import_node] = _retarget_import(src.import_node, src.dialect.module, dialect.module)
     new_module = module.visit(_Replace(replacements))
@@ -205,11 +206,23 @@ def _fixed_values(program: Program) -> list:
     return [fixed.get(n) if n else None for n in _slot_names(program.stmts)] if fixed else []
 
 
-def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=(), fixed=()) -> cst.List:
+def _stale_values(program: Program, src) -> set[int]:
+    """Positions of the inputs list whose needed values changed since the source (a reduction or
+    mutation changed the extent the offsets split): the text there holds the old ones, so the
+    input is written anew; where they did not change, the script's own values stay."""
+    from .validity import input_values
+    now = input_values(program)
+    if not now:
+        return set()
+    before = input_values(program.replace(stmts=src.stmts, inputs=src.input_args))
+    return {k for k, n in enumerate(_slot_names(program.stmts)) if n in now and before.get(n) != now[n]}
+
+
+def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=(), fixed=(), stale=frozenset()) -> cst.List:
     """The inputs list for ``args``: elements whose value did not change are reused with their
-    comments (a comment naming its input follows renames), new ones rendered (with the values
-    ``fixed`` holds for their position); in a list written one element per line every element
-    gets its own line."""
+    comments (a comment naming its input follows renames), new ones and the ``stale`` positions
+    rendered (with the values ``fixed`` holds for their position); in a list written one element
+    per line every element gets its own line."""
     old = list(block.elements)
     lst = block.list_node
     old_names = [n for n in _slot_names(old_stmts)]
@@ -217,7 +230,8 @@ def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=(), fixe
     values, comments = [], []
     for i, a in enumerate(args):
         o = a.origin
-        j = next((k for k, e in enumerate(old) if o is not None and o.parsed == a and e.value is o.node), None)
+        j = next((k for k, e in enumerate(old) if o is not None and o.parsed == a and e.value is o.node
+                  and i not in stale), None)
         if j is not None:
             values.append(old[j].value)
             c = _comment_of(old, lst.rbracket, j)
