@@ -149,9 +149,10 @@ class ValueParam:
     ``program.validity`` rule id a run breaks when they are wrong; ``problem(args)`` says what is
     wrong with the values an op is given (None: they are fine), ``make(args)`` the values a fusion
     input read there is written with, from the other arguments' shapes (``args`` as ``OpSpec.ref``
-    takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values,
-    the value rule ``rule`` judges every real run, and the seeded mutations leave the extents and
-    the inputs such a parameter reads alone (``fuzz/mutate.py``)."""
+    takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values
+    (``program.validity.input_values``), also when a change of the extents makes the written ones
+    stale, the value rule ``rule`` judges every real run, and the seeded mutations never rebuild an
+    input such a parameter reads (``fuzz/mutate.py``)."""
     name: str
     rule: str
     make: Callable[[dict], tuple[int, ...]] = field(compare=False)
