@@ -210,6 +210,19 @@ def test_an_input_a_change_rebuilds_gets_valid_offsets_too():
     assert _offsets_written(text) == [8, 16, 24, 32]
 
 
+def test_offsets_of_another_layout_are_written_in_their_storage(reference):
+    """An offsets input a change gave a stride of 2 holds the valid values at every other element
+    of its storage; read back, it is the same input."""
+    p = parse(script("[32, 16]", "[4, 16, 8]").replace("[True] * 1, dtype=DataType.Int32", "[False], dtype=DataType.Int32"))
+    changed = list(p.inputs)
+    changed[2] = type(changed[2])((4,), (2,), "Int32", "cuda")
+    q = p.replace(inputs=tuple(changed))
+    text = to_source(q)
+    assert "torch.tensor([8, 0, 16, 0, 24, 0, 32], dtype=torch.int32, device='cuda').as_strided((4,), (2,))" in text
+    assert parse(text).inputs == q.inputs
+    assert _undefined(reference, text) == []
+
+
 @pytest.fixture(scope="module")
 def reference():
     with Pool("reference", "cpu", jobs=1, timeout=120) as pool:

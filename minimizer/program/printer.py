@@ -347,8 +347,9 @@ def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
     dev = a.device
-    if values is not None and a.shape == (len(values),) and a.strides == (1,) and a.dtype in dtypes.INTEGRAL:
-        return f"torch.tensor({render_value(tuple(values))}, dtype={tdt}, device='{dev}')"
+    if values is not None and a.shape == (len(values),) and a.dtype in dtypes.INTEGRAL and (
+            a.strides[0] >= 1 or len(values) == 1):
+        return _written_values(tuple(values), a.strides[0], tdt, dev)
     shape = _tuple(a.shape)
     contiguous = a.strides == contiguous_strides(a.shape)
     n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
@@ -365,6 +366,17 @@ def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
         hi = 2 if a.dtype == "Bool" else 10
         base = f"torch.randint(0, {hi}, ({n},), dtype={tdt}, device='{dev}')"
     return f"{base}.as_strided({shape}, {_tuple(a.strides)})"
+
+
+def _written_values(values: tuple[int, ...], stride: int, tdt: str, dev: str) -> str:
+    """A 1-D integer input holding ``values``; with a stride past 1, its storage written out (zeros
+    between the elements) and viewed with ``as_strided``."""
+    if stride <= 1 or len(values) == 1:
+        return f"torch.tensor({render_value(values)}, dtype={tdt}, device='{dev}')"
+    storage = [0] * (1 + (len(values) - 1) * stride)
+    storage[::stride] = values
+    return (f"torch.tensor({render_value(tuple(storage))}, dtype={tdt}, device='{dev}')"
+            f".as_strided({_tuple((len(values),))}, {_tuple((stride,))})")
 
 
 def _tuple(xs) -> str:
