@@ -278,6 +278,17 @@ def test_mutants_of_a_grouped_mm_seed_keep_valid_offsets(reference, data):
         assert _undefined(reference, text) == [], (names, text)
 
 
+def test_a_seed_script_with_random_offsets_is_read_with_valid_ones(tmp_path, reference):
+    """A seed's own inputs list (``make_tensor``'s Int32 values here) says nothing fmin can read
+    about its offsets: the seed is written afresh, the offsets valid."""
+    path = tmp_path / "gmm.py"
+    path.write_text(script("[32, 16]", "[4, 16, 8]"))
+    s = seeded.read_seed(str(path), None)
+    text = to_source(s.program)
+    assert _offsets_written(text) == [8, 16, 24, 32]
+    assert _undefined(reference, text) == []
+
+
 GROUPED_TEST = '''\
 import torch
 from nvfuser import FusionDefinition, DataType
