@@ -36,7 +36,8 @@ MAX_MUTATIONS = 3
 def _tensor_inputs(p: Program, info) -> list[tuple[int, str, TensorArg, torch.Tensor]]:
     """(statement, name, inputs entry, meta value) of every one-value tensor input, but those an
     index op reads directly: rebuilding one (another layout, dtype, broadcast) would draw index
-    values unbounded by the indexed extent (``_EXTENT_BOUND``)."""
+    values unbounded by the indexed extent (``_EXTENT_BOUND``); nor those an op reads as a
+    ``ValueParam`` (``grouped_mm``'s offsets)."""
     out = []
     users = edits.users(p)
     for i, s in enumerate(p.stmts):

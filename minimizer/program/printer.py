@@ -341,8 +341,9 @@ def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
     """An input as nvFuser's own ``repro_script_for`` writes it: make_tensor when contiguous,
     else randn/randint of the right storage size viewed with ``as_strided`` (fp8 drawn in Float and
     rounded, as nvFuser writes them: torch has no ``randn`` for them; fp4 as random bytes, each
-    two fp4 codes: torch cannot convert to fp4 on the CPU). ``values``: the values a dense 1-D
-    integer input must hold (``validity.input_values``), written out with ``torch.tensor``."""
+    two fp4 codes: torch cannot convert to fp4 on the CPU). ``values``: the values a 1-D integer
+    input must hold (``validity.input_values``), written out with ``torch.tensor`` (an expanded one
+    cannot hold several: written as any other)."""
     if isinstance(a, ScalarArg):
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
