@@ -74,6 +74,22 @@ def test_the_reference_is_a_matmul_per_group(case, dtype):
     assert (meta.shape, meta.dtype) == (want.shape, dtype)
 
 
+@pytest.mark.parametrize("ends", [None, (0, 0, 9), (3, 40, 50)])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_traced_form_computes_what_the_per_group_one_does(case, ends):
+    """``vectorised`` (meta tensors, make_fx, Dynamo) and ``by_group`` (real tensors) agree on
+    valid offsets, empty groups included, and on offsets that end short of the extent or past it
+    (``by_group`` clamps them to it)."""
+    from minimizer.ops import grouped
+    s1, s2, valid = CASES[case]
+    torch.manual_seed(1)
+    a, b = torch.randn(s1), torch.randn(s2)
+    kind, extent, shape = grouped.form(a, b, _offs(*valid))
+    offsets = _offs(*(valid if ends is None else ends))
+    torch.testing.assert_close(grouped.by_group(kind, a, b, offsets, extent, shape),
+                               grouped.vectorised(kind, a, b, offsets, extent))
+
+
 def test_an_infinity_stays_in_its_group():
     """Each row is its own group's product: an infinity in another group's weight reaches no
     other row (a masked sum over every group would give NaN there)."""

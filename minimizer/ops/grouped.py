@@ -12,8 +12,9 @@ end along the split extent (group ``i`` is ``[offsets[i-1], offsets[i])``, ``off
 
 Two 3-D operands are refused, as nvFuser refuses them ("you should use bmm/matmul"). The reference
 accumulates in Float (Double in the fp64 reference) like ATen's kernels and rounds once to the
-output dtype; it is written with ``searchsorted`` and ``gather`` rather than a loop over the offsets'
-values, so that it runs on ``meta`` tensors and traces (``program/torch_code.py``).
+output dtype. On real tensors it computes one matmul per group's slice (``by_group``); on ``meta``
+tensors and while tracing (``program/torch_code.py``, Inductor), where the offsets' values cannot
+be read, the same with ``searchsorted`` and ``gather`` (``vectorised``).
 
 What the op computes rests on the values of ``offsets``: ATen leaves the rows (columns) past the
 last offset unwritten, and decreasing offsets have no meaning. ``OFFSETS`` (a ``ValueParam``) says
@@ -73,22 +74,56 @@ def _group_of(offsets, extent: int):
 
 
 def _grouped_mm(ctx, mat1, mat2, offsets):
-    kind, extent, _ = form(mat1, mat2, offsets)
+    kind, extent, shape = form(mat1, mat2, offsets)
     acc = torch.promote_types(mat1.dtype, torch.float32)
-    a, b, g = mat1.to(acc), mat2.to(acc), offsets.shape[0]
+    a, b = mat1.to(acc), mat2.to(acc)
+    if _values_readable(offsets):
+        return by_group(kind, a, b, offsets, extent, shape).to(mat1.dtype)
+    return vectorised(kind, a, b, offsets, extent).to(mat1.dtype)
+
+
+def _values_readable(t) -> bool:
+    """Whether ``t``'s values can be read here: not on ``meta``, not while Dynamo or ``make_fx``
+    traces (fake tensors)."""
+    return t.device.type != "meta" and not torch.compiler.is_compiling() and torch._guards.detect_fake_mode(t) is None
+
+
+def by_group(kind: str, a, b, offsets, extent: int, shape):
+    """One matmul per group on the groups' slices: each element computed once (a real MoE's many
+    groups cost no more than one matmul). Offsets outside ``[0, extent]`` are clamped there and a
+    group that would end before it starts is empty: what broken offsets give is still a value,
+    which the value rule keeps from being judged."""
+    ends = [min(max(int(e), 0), extent) for e in offsets.tolist()]
+    starts = [0] + ends[:-1]
+    spans = [(s, max(s, e)) for s, e in zip(starts, ends)]
+    if kind == K:
+        return torch.stack([a[:, s:e] @ b[s:e] for s, e in spans])
+    out = a.new_zeros(shape)
+    for i, (s, e) in enumerate(spans):
+        if kind == ROWS:
+            out[s:e] = a[s:e] @ b[i]
+        else:
+            out[:, s:e] = a[i] @ b[:, s:e]
+    return out
+
+
+def vectorised(kind: str, a, b, offsets, extent: int):
+    """The same without reading the offsets' values (``searchsorted`` and ``gather``), for
+    ``meta`` tensors and tracing; every group's product of the whole operand, then each element
+    taken from its own group's (``g`` times the work: only where nothing runs)."""
+    g = offsets.shape[0]
     gid = _group_of(offsets, extent)
     if kind == K:
         member = gid.unsqueeze(0) == torch.arange(g, device=gid.device).unsqueeze(1)     # [g, k]
-        out = torch.matmul(torch.where(member.unsqueeze(1), a.unsqueeze(0), 0),
-                           torch.where(member.unsqueeze(2), b.unsqueeze(0), 0))
-        return out.to(mat1.dtype)
+        return torch.matmul(torch.where(member.unsqueeze(1), a.unsqueeze(0), 0),
+                            torch.where(member.unsqueeze(2), b.unsqueeze(0), 0))
     every = torch.matmul(a.unsqueeze(0), b) if kind == ROWS else torch.matmul(a, b)      # [g, m, n]
     m, n = every.shape[1:]
     at = gid.clamp(max=g - 1)
     index = at.view(1, m, 1).expand(1, m, n) if kind == ROWS else at.view(1, 1, n).expand(1, m, n)
     out = every.gather(0, index).squeeze(0)
     covered = (gid < g).view(m, 1) if kind == ROWS else (gid < g).view(1, n)
-    return torch.where(covered, out, 0).to(mat1.dtype)
+    return torch.where(covered, out, 0)
 
 
 def _even_offsets(args: dict) -> tuple[int, ...]:
