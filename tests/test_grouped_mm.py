@@ -342,6 +342,10 @@ def test_a_checkout_test_using_grouped_mm_is_read_as_a_seed(tmp_path, reference)
         text = to_source(s.program)
         assert _offsets_written(text) == [8, 16, 24, 32]               # the test's 32 rows, split evenly
         assert _undefined(reference, text) == []
+        (d,) = seeded.load([str(tmp_path)], "nvfuser_direct").seeds   # upgraded for a direct campaign
+        direct = to_source(d.program)
+        assert "from nvfuser_direct import" in direct and _offsets_written(direct) == [8, 16, 24, 32]
+        assert _undefined(reference, direct) == []
     finally:
         seeded._CACHE.clear()
         nvfuser_tests.cleanup()
