@@ -191,8 +191,13 @@ def test_an_empty_group_of_k_breaks_the_rule():
     assert "leave a group of k empty" in _watched(text, (4, 4, 12, 16))[0]
 
 
-def test_the_rule_is_known_to_validity():
-    assert "grouped-mm-offsets" in validity.RULES and "grouped-mm-offsets" in validity.VALUE_RULES
+def test_every_value_parameter_names_a_tensor_parameter_and_a_value_rule():
+    """What the printer, the mutations and ``ValueWatch`` read of a ``ValueParam`` exists."""
+    found = [(spec, vp) for spec in CATALOG.values() for vp in spec.value_params]
+    assert [(spec.name, vp.name, vp.rule) for spec, vp in found] == [("grouped_mm", "offsets", "grouped-mm-offsets")]
+    for spec, vp in found:
+        assert spec.param(vp.name).kind == "tensor"
+        assert vp.rule in validity.RULES and vp.rule in validity.VALUE_RULES
 
 
 def _offsets_written(text: str) -> list[int]:
