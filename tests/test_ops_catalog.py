@@ -277,6 +277,13 @@ _s1, _s2 = torch.tensor(0.5), torch.tensor(2.0)
 case("scaled_mm", (((_f8a.float() * 0.5) @ (_f8b.float() * 2.0)).to(torch.bfloat16), None, None),
      fe=L, mat1=_f8a, mat2=_f8b, scale1=_s1, scale2=_s2, dtype="BFloat16")
 
+# grouped_mm: ATen's own at::_grouped_mm where this torch has it (its CPU kernel wants 16-byte
+# strides), the offsets splitting mat1's 8 rows 3 + 5 (tests/test_grouped_mm.py: every form)
+_ga, _gb = torch.rand(8, 8, generator=_g(13)), torch.rand(2, 8, 4, generator=_g(14))
+_goffs = torch.tensor([3, 8], dtype=torch.int32)
+case("grouped_mm", torch._grouped_mm(_ga, _gb, _goffs) if hasattr(torch, "_grouped_mm")
+     else torch.cat([_ga[:3] @ _gb[0], _ga[3:] @ _gb[1]]), mat1=_ga, mat2=_gb, offsets=_goffs)
+
 # nv_block_quantize, MXFP8: amax 31/8 over 448 is 2^-6.85, rounded up to the scale 2^-6; the values
 # times 2^6 in e4m3 (NVFP4 and its rounding: tests/test_fp4.py)
 _q = torch.arange(32.0).reshape(1, 32) / 8

@@ -36,7 +36,8 @@ MAX_MUTATIONS = 3
 def _tensor_inputs(p: Program, info) -> list[tuple[int, str, TensorArg, torch.Tensor]]:
     """(statement, name, inputs entry, meta value) of every one-value tensor input, but those an
     index op reads directly: rebuilding one (another layout, dtype, broadcast) would draw index
-    values unbounded by the indexed extent (``_EXTENT_BOUND``)."""
+    values unbounded by the indexed extent (``_EXTENT_BOUND``); nor those an op reads as a
+    ``ValueParam`` (``grouped_mm``'s offsets)."""
     out = []
     users = edits.users(p)
     for i, s in enumerate(p.stmts):
@@ -60,20 +61,27 @@ def _pick(data, xs, label):
     return data.draw(st.sampled_from(xs), label=label) if xs else None
 
 
-def _families(p: Program) -> set[str]:
-    return {spec.family for st_ in p.stmts if (spec := lookup(st_.call)) is not None}
-
-
 # A rule the static check (meta tensors) cannot enforce, so mutations stay away from it: the index
 # ops' index values are drawn for the seed's extents (a smaller extent, or index values drawn
-# anew, reads out of range).
+# anew, reads out of range). An op's ``ValueParam`` (``grouped_mm``'s offsets) is written valid
+# by the printer for any extents, so only the inputs such a parameter reads are left alone
+# (rebuilt as a broadcast or another layout, they could not be written with its values).
 _EXTENT_BOUND = ("index",)
+
+
+def _extent_bound(spec) -> bool:
+    """Whether values of the op's operands are bound to the seed's extents (``_EXTENT_BOUND``)."""
+    return spec is not None and spec.family in _EXTENT_BOUND
+
+
+def _has_extent_bound(p: Program) -> bool:
+    return any(_extent_bound(lookup(s.call)) for s in p.stmts)
 
 
 def shape(data, p, info):
     """Every use of one extent becomes another (1, smaller, larger): shapes stay consistent. Not
     drawn for a program with an index op (see ``_EXTENT_BOUND``)."""
-    if _families(p) & set(_EXTENT_BOUND):
+    if _has_extent_bound(p):
         return None
     old = _pick(data, sorted({s[-1] for s in sites(p)}), "extent")
     if old is None:
@@ -94,7 +102,7 @@ def trimmed(p: Program, info, limit: int = TRIM_ELEMENTS):
     values are drawn for the seed's extents). The extents halved first are the largest tensor's
     outer ones (batch, sequence): a normalization's or a matmul's innermost extent decides which
     scheduler nvFuser picks, the outer ones mostly how many times it runs."""
-    if _families(p) & set(_EXTENT_BOUND):
+    if _has_extent_bound(p):
         return None
     q, qi, changed = p, info, False
     for _ in range(64):
@@ -368,8 +376,15 @@ def _index_read_new_input(p: Program, c: Program) -> bool:
 
 
 def _index_read(p: Program, users, i: int) -> bool:
-    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly?"""
-    return any((spec := lookup(p.stmts[u].call)) is not None and spec.family in _EXTENT_BOUND for u in users[i])
+    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly, or an op as a
+    parameter whose values must fit the others (``OpSpec.value_params``)?"""
+    name = p.stmts[i].outs[0] if p.stmts[i].outs else None
+    return any(_extent_bound(spec := lookup(p.stmts[u].call)) or _value_read(p.stmts[u], spec, name)
+               for u in users[i])
+
+
+def _value_read(s: Stmt, spec, name) -> bool:
+    return spec is not None and any(s.arg(vp.name) == Ref(name) for vp in spec.value_params)
 
 
 #: every mutation kind, by name (the summary and tests name them)

@@ -115,6 +115,10 @@ def read_seed(path: str, frontend: str | None) -> Seed:
         origin = p.stmts[stmt].origin if isinstance(stmt, int) and 0 <= stmt < len(p.stmts) else None
         raise ScriptError(f"the static check rejects it: {e}", path, origin.line if origin else 1,
                           origin.col if origin else 1) from None
+    if validity.input_values(p):
+        # values an op's parameter must hold (grouped_mm's offsets): the script's own inputs cannot
+        # be read for them, so the seed is written afresh, its inputs holding valid ones
+        p = p.replace(source=None)
     # a fusion without ops (an input forwarded to an output) is a seed too: its inputs take the
     # shape, dtype and layout mutations, and an inserted cast or segment_set gives it a kernel
     return Seed(path, p, info, trimmed(p, info))

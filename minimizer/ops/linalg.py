@@ -5,10 +5,12 @@ scale each, an output dtype) and for NVFP4 operands (fp4 with swizzled e4m3 bloc
 ``alpha``, what nvFuser hands its CUTLASS kernel); its block-scaled outputs are not (the reference
 refuses ``output_block_scale_size`` > 0 and ``output_gamma``).
 
-Not covered, for want of a plain torch equivalent (block-scaled and grouped GEMMs, grouped
-quantisation, custom CUTLASS kernels): ``grouped_mm``, ``cutlass_nvfp4_grouped_mm``,
-``nv_grouped_block_quantize``, ``preprocess_grouped_matmul_input_sf``. A script using them is
-unknown to the catalog (``nv_block_quantize``: ``ops/quantize.py``).
+``grouped_mm`` (a matmul per group of an extent its offsets split: ``at::_grouped_mm``) is in
+``ops/grouped.py``, with the rule its offsets' values must obey; its scaled binding is not covered.
+Not covered, for want of a plain torch equivalent (block-scaled grouped GEMMs, grouped
+quantisation, custom CUTLASS kernels): ``cutlass_nvfp4_grouped_mm``, ``nv_grouped_block_quantize``,
+``preprocess_grouped_matmul_input_sf``. A script using them is unknown to the catalog
+(``nv_block_quantize``: ``ops/quantize.py``).
 
 The attention references are the math that flash attention computes (fp32 scores and softmax,
 ``logsumexp`` in Float, outputs in the input dtype), written out rather than calling torch's

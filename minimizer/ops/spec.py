@@ -142,6 +142,23 @@ def generated(step: str, write: Write | None, every: str = "", special: dict[str
     return {name: Gen(step, **r, write=special.get(name, write)) for name, r in ranks.items()}
 
 
+@dataclass(frozen=True)
+class ValueParam:
+    """A tensor parameter whose *values* decide what the op computes, so that random values make
+    the program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends). ``rule`` is the
+    ``program.validity`` rule id a run breaks when they are wrong; ``problem(args)`` says what is
+    wrong with the values an op is given (None: they are fine), ``make(args)`` the values a fusion
+    input read there is written with, from the other arguments' shapes (``args`` as ``OpSpec.ref``
+    takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values
+    (``program.validity.input_values``), also when a change of the extents makes the written ones
+    stale, the value rule ``rule`` judges every real run, and the seeded mutations never rebuild an
+    input such a parameter reads (``fuzz/mutate.py``)."""
+    name: str
+    rule: str
+    make: Callable[[dict], tuple[int, ...]] = field(compare=False)
+    problem: Callable[[dict], "str | None"] = field(compare=False)
+
+
 #: What ``OpSpec.tags`` may say, and who reads it.
 TAGS = {
     "padded-output": "the result counts as a pad (the interpreter: cat(manual_padding=True) needs pads)",
@@ -171,7 +188,8 @@ class OpSpec:
     FewerDims carries a dropped dim through it, or ``NOT_FOLLOWED``),
     ``renamed`` (``(legacy name, direct name)`` of each parameter the two frontends name
     differently: legacy ``gather(arg1, ...)`` is direct ``gather(arg, ...)``; ``fmin upgrade``
-    renames it) and ``Param.int_in_legacy``.
+    renames it) and ``Param.int_in_legacy``; ``value_params`` (each a ``ValueParam``: a tensor
+    parameter whose values, not only its shape, must fit the other arguments).
 
     ``bcast_rule``/``ir_check``/``tags`` carry what nvFuser's IR knows beyond values (see below).
     ``n_outputs`` is -1 for an op with one result per dim of its argument (``tensor_sizes``).
@@ -204,6 +222,7 @@ class OpSpec:
     generate: Gen | None = None
     dim_rule: DimRule | None = None
     renamed: tuple[tuple[str, str], ...] = ()
+    value_params: tuple[ValueParam, ...] = ()
 
     def __post_init__(self):
         assert self.dim_rule is None or isinstance(self.dim_rule, DimRule), (self.name, self.dim_rule)

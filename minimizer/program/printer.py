@@ -38,9 +38,11 @@ def to_source(program: Program, dialect: Dialect | None = None) -> str:
     owner = src.fusion_node  # a FunctionDef, or the With of the inline form: either way its body
     new_owner = owner.with_changes(body=owner.body.with_changes(body=body_nodes))
     replacements: dict[cst.CSTNode, cst.CSTNode] = {owner: new_owner}
+    stale = _stale_values(program, src) if src.inputs is not None and program.inputs is not None else set()
     if src.inputs is not None and program.inputs is not None and (
-            program.inputs != src.input_args or _slot_names(program.stmts) != _slot_names(src.stmts)):
-        replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs, program.stmts, src.stmts)
+            program.inputs != src.input_args or _slot_names(program.stmts) != _slot_names(src.stmts) or stale):
+        replacements[src.inputs.list_node] = _inputs_list(src.inputs, program.inputs, program.stmts, src.stmts,
+                                                          _fixed_values(program), stale)
     if not same_dialect and src.import_node is not None and dialect.module != src.dialect.module:
         replacements[src.import_node] = _retarget_import(src.import_node, src.dialect.module, dialect.module)
     new_module = module.visit(_Replace(replacements))
@@ -196,10 +198,31 @@ def _renamed_comment(comment: str | None, old_names: set, new_name: str | None) 
     return comment
 
 
-def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=()) -> cst.List:
+def _fixed_values(program: Program) -> list:
+    """Per position of the inputs list, the values the program needs there (``validity.input_values``:
+    ``grouped_mm``'s offsets), or None."""
+    from .validity import input_values
+    fixed = input_values(program)
+    return [fixed.get(n) if n else None for n in _slot_names(program.stmts)] if fixed else []
+
+
+def _stale_values(program: Program, src) -> set[int]:
+    """Positions of the inputs list whose needed values changed since the source (a reduction or
+    mutation changed the extent the offsets split): the text there holds the old ones, so the
+    input is written anew; where they did not change, the script's own values stay."""
+    from .validity import input_values
+    now = input_values(program)
+    if not now:
+        return set()
+    before = input_values(program.replace(stmts=src.stmts, inputs=src.input_args))
+    return {k for k, n in enumerate(_slot_names(program.stmts)) if n in now and before.get(n) != now[n]}
+
+
+def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=(), fixed=(), stale=frozenset()) -> cst.List:
     """The inputs list for ``args``: elements whose value did not change are reused with their
-    comments (a comment naming its input follows renames), new ones rendered; in a list written
-    one element per line every element gets its own line."""
+    comments (a comment naming its input follows renames), new ones and the ``stale`` positions
+    rendered (with the values ``fixed`` holds for their position); in a list written one element
+    per line every element gets its own line."""
     old = list(block.elements)
     lst = block.list_node
     old_names = [n for n in _slot_names(old_stmts)]
@@ -207,13 +230,14 @@ def _inputs_list(block, args: tuple[InputArg, ...], stmts=(), old_stmts=()) -> c
     values, comments = [], []
     for i, a in enumerate(args):
         o = a.origin
-        j = next((k for k, e in enumerate(old) if o is not None and o.parsed == a and e.value is o.node), None)
+        j = next((k for k, e in enumerate(old) if o is not None and o.parsed == a and e.value is o.node
+                  and i not in stale), None)
         if j is not None:
             values.append(old[j].value)
             c = _comment_of(old, lst.rbracket, j)
             comments.append(_renamed_comment(c, set(n for n in old_names if n), new_names[i] if i < len(new_names) else None))
         else:
-            values.append(cst.parse_expression(render_input(a)))
+            values.append(cst.parse_expression(render_input(a, fixed[i] if i < len(fixed) else None)))
             comments.append(None)
     multiline = isinstance(lst.lbracket.whitespace_after, cst.ParenthesizedWhitespace) and old
     if not multiline:
@@ -313,15 +337,20 @@ def render_stmt(s: Stmt, fd: str, dialect: Dialect, texts: dict[str, str] | None
     return f"{names} = {call}"
 
 
-def render_input(a: InputArg) -> str:
+def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
     """An input as nvFuser's own ``repro_script_for`` writes it: make_tensor when contiguous,
     else randn/randint of the right storage size viewed with ``as_strided`` (fp8 drawn in Float and
     rounded, as nvFuser writes them: torch has no ``randn`` for them; fp4 as random bytes, each
-    two fp4 codes: torch cannot convert to fp4 on the CPU)."""
+    two fp4 codes: torch cannot convert to fp4 on the CPU). ``values``: the values a 1-D integer
+    input must hold (``validity.input_values``), written out with ``torch.tensor`` (an expanded one
+    cannot hold several: written as any other)."""
     if isinstance(a, ScalarArg):
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
     dev = a.device
+    if values is not None and a.shape == (len(values),) and a.dtype in dtypes.INTEGRAL and (
+            a.strides[0] >= 1 or len(values) == 1):
+        return _written_values(tuple(values), a.strides[0], tdt, dev)
     shape = _tuple(a.shape)
     contiguous = a.strides == contiguous_strides(a.shape)
     n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
@@ -338,6 +367,17 @@ def render_input(a: InputArg) -> str:
         hi = 2 if a.dtype == "Bool" else 10
         base = f"torch.randint(0, {hi}, ({n},), dtype={tdt}, device='{dev}')"
     return f"{base}.as_strided({shape}, {_tuple(a.strides)})"
+
+
+def _written_values(values: tuple[int, ...], stride: int, tdt: str, dev: str) -> str:
+    """A 1-D integer input holding ``values``; with a stride past 1, its storage written out (zeros
+    between the elements) and viewed with ``as_strided``."""
+    if stride <= 1 or len(values) == 1:
+        return f"torch.tensor({render_value(values)}, dtype={tdt}, device='{dev}')"
+    storage = [0] * (1 + (len(values) - 1) * stride)
+    storage[::stride] = values
+    return (f"torch.tensor({render_value(tuple(storage))}, dtype={tdt}, device='{dev}')"
+            f".as_strided({_tuple((len(values),))}, {_tuple((stride,))})")
 
 
 def _tuple(xs) -> str:
@@ -361,8 +401,9 @@ def _fresh_script(program: Program, dialect: Dialect) -> str:
             lines.append("")
         lines += [f"with FusionDefinition() as {fd}:", f"    {program.func_name}({fd})", ""]
     if program.inputs is not None:
+        fixed = _fixed_values(program)
         lines.append("inputs = [")
-        lines += [f"    {render_input(a)}," for a in program.inputs]
+        lines += [f"    {render_input(a, fixed[k] if k < len(fixed) else None)}," for k, a in enumerate(program.inputs)]
         lines.append("]")
         lines.append(f"{fd}.execute(inputs)")
     return "\n".join(lines) + "\n"

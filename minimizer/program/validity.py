@@ -24,7 +24,12 @@ says so: "alias_input does not check if output and alias_input have the same typ
 fusion.h calls the in-place alias "not always safe", used by batch norm's running statistics, and
 "not aware of segmentation": a kernel or a segment that reads the input is not ordered after the
 one that writes it. Shifts, integer overflow, division by zero and float-to-integer conversions
-out of range are undefined in C++ and CUDA, which nvFuser's kernels are written in.
+out of range are undefined in C++ and CUDA, which nvFuser's kernels are written in. ``grouped_mm``
+evaluates ``at::_grouped_mm``, which writes nothing past its last offset (``ops/grouped.py``).
+
+A rule on the values of an op's parameter (a catalog ``ValueParam``) is also kept by
+construction where it can be: ``input_values`` gives the values a fusion input read there must
+hold, and the printer writes the input with them.
 """
 from __future__ import annotations
 
@@ -61,11 +66,14 @@ RULES = {
                     "C++ and CUDA",
     "cast-out-of-range": "a float cast to an integer dtype is finite and within its range: other "
                          "conversions are undefined in C++ and CUDA",
+    "grouped-mm-offsets": "grouped_mm's offsets are the groups' ends along the extent they split: "
+                          "non-decreasing from 0 and ending at that extent (no empty group where they "
+                          "split k); ATen's at::_grouped_mm leaves what lies past the last offset unwritten",
 }
 
 #: rules decided on the program and its static check; the others need values (``ValueWatch``)
 STATIC_RULES = ("alias-not-input", "alias-cpu", "alias-dtype", "alias-shape", "alias-twice", "alias-read", "shift-amount")
-VALUE_RULES = ("shift-amount", "int-overflow", "int-division", "cast-out-of-range")
+VALUE_RULES = ("shift-amount", "int-overflow", "int-division", "cast-out-of-range", "grouped-mm-offsets")
 
 #: ops that read a tensor's metadata, not its elements
 _METADATA = frozenset({"shape", "size", "at", "tensor_sizes"})
@@ -307,6 +315,30 @@ def enforced_for(program: Program, info=None) -> frozenset[str]:
     return frozenset(r for r in STATIC_RULES if r not in broken)
 
 
+def input_values(program: Program) -> dict[str, tuple[int, ...]]:
+    """Input name -> the values it must hold for the program to be well defined, where a catalog
+    ``ValueParam`` reads the input directly (``grouped_mm``'s offsets): the printer writes the
+    input with them, so a harvested seed, a generated or mutated program and a reduction's new
+    input obey the value rule by construction. The first reader of an input decides."""
+    from ..ops import lookup
+    readers = [(i, s, lookup(s.call)) for i, s in enumerate(program.stmts) if s.is_op]
+    readers = [(i, s, spec) for i, s, spec in readers if spec is not None and spec.value_params]
+    if not readers:
+        return {}
+    inputs = {s.outs[0] for s in program.stmts if s.is_tensor_decl and s.outs and s.outs[0]}
+    info, defs, out = static.check_partial(program), _definitions(program), {}
+    for i, s, spec in readers:
+        args = {k: _value(info, defs, v.name) if isinstance(v, Ref) else v for k, v in s.args}
+        for vp in spec.value_params:
+            read = s.arg(vp.name)
+            if isinstance(read, Ref) and read.name in inputs and read.name not in out:
+                try:
+                    out[read.name] = tuple(vp.make(args))
+                except (ValueError, TypeError, KeyError, AttributeError):   # operands that do not fit
+                    continue
+    return out
+
+
 def _int_operand(v) -> torch.Tensor | None:
     """An integer operand as a tensor (a Python int too); None for anything else."""
     if isinstance(v, bool):
@@ -332,6 +364,7 @@ class ValueWatch:
         name = spec.name
         try:
             if results is None:
+                self._value_params(i, s, spec, args)
                 if name in _DIVISIONS:
                     self._division(i, s, args)
             elif name in _SHIFTS:
@@ -347,6 +380,13 @@ class ValueWatch:
         line = s.origin.line if s.origin is not None else None
         if not any(v.rule == rule and v.stmt == i for v in self.found):
             self.found.append(Violation(rule, message, i, line))
+
+    def _value_params(self, i, s, spec, args) -> None:
+        """The catalog's ``ValueParam`` rules: values that decide what the op computes."""
+        for vp in spec.value_params:
+            why = vp.problem(args)
+            if why:
+                self._add(i, s, vp.rule, f"fd.ops.{s.op}: {why}")
 
     def _shift(self, i, s, args) -> None:
         x, k = args.get("lhs"), _int_operand(args.get("rhs"))
@@ -397,4 +437,4 @@ class ValueWatch:
 
 
 __all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "Violation", "ValueWatch", "violations", "enforced_for",
-           "computed_from", "aliased_inputs"]
+           "computed_from", "aliased_inputs", "input_values"]
