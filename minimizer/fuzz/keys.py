@@ -14,7 +14,9 @@
   a repro is there for the bug) and equal buckets merge. A wrong *shape* is named by what went
   wrong with the dimension (``dimension_error``: an expanded extent returned as 1, a
   concatenated extent lost), not by the ops it passed through: one lost extent reached six
-  outputs of ``max``, ``sum``, ``cat``, ``broadcast_in_dim``, ... and was six buckets.
+  outputs of ``max``, ``sum``, ``cat``, ``broadcast_in_dim``, ... and was six buckets. A program
+  that breaks a validity rule carries the rule (``broken_rules``): an ill-defined program's wrong
+  result is never one bucket with a well-defined program's.
 * **A segmentation change** (the same program, another input order or layout, other kernels) is
   its own kind, keyed by which schedulers' counts change.
 
