@@ -18,7 +18,8 @@ from conftest import ROOT
 TRIES = 3
 
 _DRIVER = r"""
-import gc, json, os, random, signal, sys, threading, time
+import faulthandler, gc, json, os, random, signal, sys, threading, time
+faulthandler.dump_traceback_later(240, exit=True)   # a hang says where, before the test's limit
 from minimizer import interrupt
 from minimizer.cli import main
 from minimizer.fuzz import campaign
@@ -61,11 +62,17 @@ for k in range(int(sys.argv[1])):
 """
 
 
+#: what the driver inherits of the suite's environment: a user's shell, no more
+_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "VIRTUAL_ENV", "CI")
+
+
 def _drive(tmp_path, timeout=300) -> subprocess.CompletedProcess:
     """The driver run in a fresh Hypothesis storage directory (generation as in a user's first
-    run, whatever the suite's earlier processes stored in the shared one); where it runs past
+    run, whatever the suite's earlier processes stored in the shared one) and a shell's
+    environment (``_KEPT``: not variables the suite's earlier tests set); where it runs past
     ``timeout``, what it printed by then is the failure's message, not lost with the process."""
-    env = {**os.environ, "PYTHONPATH": ROOT, "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / "hypothesis")}
+    env = {k: v for k, v in os.environ.items() if k in _KEPT}   # nothing an earlier test left in the environment
+    env.update(PYTHONPATH=ROOT, HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"))
     p = subprocess.Popen([sys.executable, "-c", _DRIVER, str(TRIES), str(tmp_path / "corpus")], cwd=ROOT, env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
