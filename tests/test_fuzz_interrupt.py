@@ -20,6 +20,8 @@ TRIES = 3
 _DRIVER = r"""
 import faulthandler, gc, json, os, random, signal, sys, threading, time
 faulthandler.dump_traceback_later(240, exit=True)   # a hang says where, before the test's limit
+signal.signal(signal.SIGINT, signal.default_int_handler)   # as in a terminal: a suite started in the
+# background (``nohup ... &``) hands its processes SIGINT ignored, and Ctrl-C then never arrives
 from minimizer import interrupt
 from minimizer.cli import main
 from minimizer.fuzz import campaign
