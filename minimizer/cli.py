@@ -508,7 +508,7 @@ def _check_runner(ctx, ray_opt):
     if ray_opt is None:
         return None
     from .cluster import RayRunner
-    from .fuzz.campaign import CampaignOptions
+    from .fuzz.campaign.run import CampaignOptions
     copt = CampaignOptions(ctx=ctx)
     return lambda n: RayRunner(copt, ray_opt, max_actors=n)
 
@@ -602,8 +602,8 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
-    from .fuzz.oracles import ORACLES
+    from .fuzz.campaign.run import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
+    from .fuzz.judging.oracles import ORACLES
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
         raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
                          "runs, so there is no script to plan memory for; lower --jobs instead")
@@ -667,7 +667,7 @@ def _load_seeds(args) -> None:
     """``--seeds``: a missing folder or no readable seed is a usage error; each unreadable seed
     is reported once (``file:line:col: why``) and left out, an nvFuser checkout's as one block
     (its fusion functions found, read, left out by reason)."""
-    from .fuzz import seeded
+    from .fuzz.sources import seeded
     got = seeded.load(args.seeds, args.frontend)
     for report in got.harvests:   # an nvFuser checkout's fusions: one block, by reason
         print(report.block(), file=sys.stderr)
@@ -679,7 +679,7 @@ def _load_seeds(args) -> None:
 
 
 def _recheck(opt, ray_opt=None) -> int:
-    from .fuzz.campaign import recheck
+    from .fuzz.campaign.run import recheck
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
     if ray_opt is not None:
@@ -711,12 +711,12 @@ def _recheck(opt, ray_opt=None) -> int:
 
 
 def _replay(args, ctx, oracles) -> int:
-    from .fuzz import generate
-    from .fuzz.oracles import run_oracles
+    from .fuzz.sources import generate
+    from .fuzz.judging.oracles import run_oracles
     from .program import to_source
     try:
         if args.seeds:
-            from .fuzz import seedqueue
+            from .fuzz.sources import seedqueue
             e = seedqueue.program_for(args.replay, args.seeds, frontend=args.frontend)
             prog = e.program
             print(f"# seed {e.seed_file}, mutations: {', '.join(e.mutations) or 'none'}")
@@ -742,11 +742,11 @@ def _replay(args, ctx, oracles) -> int:
 
 
 def cmd_merge(args) -> int:
-    from .fuzz.findings import bucket_id, merge
+    from .fuzz.store.findings import bucket_id, merge
     for d in args.sources:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")
-    from .fuzz import buglist
+    from .fuzz.buglist import page as buglist
     _out_dir(args.into, "--into")
     r = merge(args.sources, args.into)
     k = r["rekey"]

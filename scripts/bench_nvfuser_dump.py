@@ -56,7 +56,7 @@ json.dump(rows, open(out, "w"))
 def programs(seeds: list[str], n: int, campaign_seed: int) -> dict[str, list[str]]:
     """Group -> printed scripts: ``n`` generated programs and ``n`` trimmed mutants per seed."""
     sys.path.insert(0, ROOT)
-    from minimizer.fuzz import generate, seeded
+    from minimizer.fuzz.sources import generate, seeded
     from minimizer.program import to_source
     out: dict[str, list[str]] = {"generated": []}
     k = 0

@@ -19,7 +19,7 @@ import sys
 from xml.etree import ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from minimizer.fuzz import buglist  # noqa: E402
+from minimizer.fuzz.buglist import page as buglist   # noqa: E402
 
 
 def bug_rows(root: str) -> list[dict]:

@@ -9,7 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from minimizer.fuzz import record  # noqa: E402
+from minimizer.fuzz.store import record   # noqa: E402
 
 
 def keys(corpus: str, fmins: bool = False) -> dict[str, tuple]:

@@ -14,8 +14,8 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-from minimizer.fuzz import record  # noqa: E402
-from minimizer.fuzz.findings import differs  # noqa: E402
+from minimizer.fuzz.store import record   # noqa: E402
+from minimizer.fuzz.store.findings import differs   # noqa: E402
 
 
 def main() -> int:

@@ -5,7 +5,7 @@ without running a campaign: the fusion functions found, read as seeds and left o
 
 ``--frontend``: the campaign's (legacy seeds are upgraded to it, as ``fmin fuzz --frontend``
 does); ``-v``: every fusion function left out, with its reason. The tests run in a worker process
-(``minimizer/fuzz/harvest_worker.py``), never in this one.
+(``minimizer/harvest/worker.py``), never in this one.
 """
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from minimizer.fuzz import nvfuser_tests, seeded  # noqa: E402
+from minimizer.harvest import nvfuser_tests
+from minimizer.fuzz.sources import seeded   # noqa: E402
 
 
 def main() -> int:

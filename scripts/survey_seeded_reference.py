@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from minimizer.backends import RunOptions  # noqa: E402
-from minimizer.fuzz import seeded  # noqa: E402
+from minimizer.fuzz.sources import seeded   # noqa: E402
 from minimizer.oracle.pool import Pool, Request  # noqa: E402
 from minimizer.oracle.triage import category  # noqa: E402
 from minimizer.program import to_source  # noqa: E402

@@ -25,8 +25,10 @@ import torch
 from conftest import ROOT
 from minimizer import dtypes
 from minimizer.backends import nvfuser
-from minimizer.fuzz import attachment, eager_check, generate, record, standalone
-from minimizer.fuzz.record import Bucket
+from minimizer.fuzz.filing import attachment, eager_check, standalone
+from minimizer.fuzz.sources import generate
+from minimizer.fuzz.store import record
+from minimizer.fuzz.store.record import Bucket
 from minimizer.model import TensorArg
 from minimizer.ops import CATALOG, Ctx
 from minimizer.oracle.checks import LayoutDependent, LayoutResult, OrderDependent, OrderResult
@@ -543,7 +545,7 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
     (5130c4375d23, found on Triton) is a view in its reduced layout (no kernel) and a copy kernel
     in the swapped one. Filing replays its property, files the swapped layout, runs it standalone
     through the launcher, and the run shows the variant's kernel."""
-    from minimizer.fuzz.filing import file_reduced
+    from minimizer.fuzz.filing.filing import file_reduced
     from minimizer.oracle.context import RunContext
     d = os.path.join(FINDINGS, "5130c4375d23")
     meta = record.load_dir(d)
@@ -566,8 +568,8 @@ def test_a_layout_finding_on_inductor_is_filed_in_the_failing_layout_and_reprodu
 def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
     there must not resume from an attachment), report.md's section replaced on a second filing."""
-    from minimizer.fuzz.filing import write_filed
-    from minimizer.fuzz.findings import reduced_script
+    from minimizer.fuzz.filing.filing import write_filed
+    from minimizer.fuzz.store.findings import reduced_script
     (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
     (tmp_path / "state.json").write_text("{}")
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)

@@ -12,8 +12,9 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from minimizer.fuzz import buglist, record
-from minimizer.fuzz.record import Bucket
+from minimizer.fuzz.buglist import page as buglist
+from minimizer.fuzz.store import record
+from minimizer.fuzz.store.record import Bucket
 
 #: the frozen copy of the corpus (its README): ``corpus/findings`` is re-keyed as fmin's rules
 #: change, which renames its buckets; the list is judged on buckets that keep their names
@@ -155,7 +156,7 @@ def test_a_stale_reason_of_an_older_fmin_reads_as_what_it_means():
 def test_a_dtype_key_of_one_class_names_the_dtypes(tmp_path):
     """int64 where the reference said int32 was keyed "dtype (int for int)"; re-keyed by
     ``merge-findings``, a real record of it names the dtypes, and classes that differ stay classes."""
-    from minimizer.fuzz.keys import mismatch_key
+    from minimizer.fuzz.judging.keys import mismatch_key
     olds = _records(lambda m: "(int for int)" in m["key"])
     if not olds:   # a corpus re-keyed since: today's keys name the dtypes
         assert _records(lambda m: re.search(r"dtype \(int\d+ for int\d+\)", m["key"]))

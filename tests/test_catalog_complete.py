@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from minimizer.fuzz import strategies
+from minimizer.fuzz.sources import strategies
 from minimizer.model import DIRECT, LEGACY
 from minimizer.ops import CATALOG, GEN_CATEGORIES, NOT_FOLLOWED, POINTWISE, DimRule, Gen
 

@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from conftest import ROOT
-from minimizer.fuzz import buglist
+from minimizer.fuzz.buglist import page as buglist
 
 SCRIPT = os.path.join(ROOT, "scripts", "ci_new_bugs.py")
 CORPUS = os.path.join(ROOT, "corpus", "findings")

@@ -9,7 +9,8 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from minimizer.fuzz import buglist, classes, record
+from minimizer.fuzz.buglist import page as buglist, classes
+from minimizer.fuzz.store import record
 
 DATA = os.path.join(ROOT, "tests", "data", "classes")
 FROZEN = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")

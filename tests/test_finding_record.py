@@ -13,10 +13,10 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from minimizer.fuzz import record
-from minimizer.fuzz.findings import Store, merge
-from minimizer.fuzz.oracles import Finding
-from minimizer.fuzz.record import Bucket
+from minimizer.fuzz.store import record
+from minimizer.fuzz.store.findings import Store, merge
+from minimizer.fuzz.judging.oracles import Finding
+from minimizer.fuzz.store.record import Bucket
 
 OLD = os.path.join(ROOT, "tests", "data", "finding-records")
 #: every finding.json the repository holds: the corpus and the frozen test copies
@@ -244,7 +244,7 @@ def test_the_check_sees_a_string_keyed_lookup_of_a_finding():
 
 def test_no_finding_field_is_looked_up_by_string_key_outside_the_record_module():
     found = [f"{path}:{line}: {recv}[{key!r}]" for path, tree in _sources() for line, recv, key in string_lookups(tree)]
-    assert not found, "use the record's attributes (minimizer/fuzz/record.py):\n" + "\n".join(found)
+    assert not found, "use the record's attributes (minimizer/fuzz/store/record.py):\n" + "\n".join(found)
 
 
 def test_only_the_record_module_names_the_record_s_file():

@@ -257,7 +257,8 @@ def test_quantize(nvfuser_direct_test):
 
 
 def test_fp4_fusions_of_a_checkout_become_seeds(tmp_path):
-    from minimizer.fuzz import nvfuser_tests, seeded
+    from minimizer.harvest import nvfuser_tests
+    from minimizer.fuzz.sources import seeded
     (tmp_path / "csrc").mkdir()
     (tmp_path / "tests" / "python").mkdir(parents=True)
     (tmp_path / "tests" / "python" / "test_fp4_ops.py").write_text(FP4_TESTS)
@@ -277,7 +278,7 @@ def test_fp4_fusions_of_a_checkout_become_seeds(tmp_path):
 
 
 def test_an_fp4_value_made_an_input_is_written_packed():
-    from minimizer.fuzz.harvest_worker import made_inputs
+    from minimizer.harvest.worker import made_inputs
     from minimizer.reduce.passes.common import tensor_input
     program = parse(CAST_SCRIPT)
     t5 = static.check(program).value(5, "T5")                     # fp4, [2, 4] in the fusion

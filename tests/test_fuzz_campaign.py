@@ -14,10 +14,10 @@ import pytest
 import torch
 
 from conftest import ROOT
-from minimizer.fuzz import generate
-from minimizer.fuzz.findings import Store, bucket_id, merge
-from minimizer.fuzz.oracles import Finding, run_oracles
-from minimizer.fuzz.record import Bucket, Reduction, StandaloneRun
+from minimizer.fuzz.sources import generate
+from minimizer.fuzz.store.findings import Store, bucket_id, merge
+from minimizer.fuzz.judging.oracles import Finding, run_oracles
+from minimizer.fuzz.store.record import Bucket, Reduction, StandaloneRun
 from minimizer.oracle import Outcome
 from minimizer.oracle.context import RunContext
 from minimizer.program import parse, to_source
@@ -181,7 +181,7 @@ def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
     """Two corpora minimized one bucket each; the campaign's copy was run standalone and showed the
     bug, the corpus's was never run: the merged bucket files the shown one (a maintainer runs it
     first), whichever has fewer ops, and counts both."""
-    from minimizer.fuzz.findings import merge
+    from minimizer.fuzz.store.findings import merge
     f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
     old, new = Store(str(tmp_path / "old")), Store(str(tmp_path / "new"))
     for store, script, red, standalone in ((old, "old repro", 2, None),
@@ -202,7 +202,7 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     """A wrong-value bucket is reduced under ``--mismatch values`` (also one stored before flags
     said so: read from its words), a failure under its recorded signature (never under what a
     replay shows: a failure that no longer happens would make a passing run the property)."""
-    from minimizer.fuzz.findings import bucket_property, differs
+    from minimizer.fuzz.store.findings import bucket_property, differs
     old_dtype = Bucket(kind="mismatch", key="nvfuser mismatch bitwise_and -> bool", flags={"mismatch": True},
                        words="nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]")
     assert differs(old_dtype) == "dtype"
@@ -278,7 +278,7 @@ def test_a_re_keyed_bucket_keeps_its_id_and_its_attachment_names_the_bucket_it_i
 def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
     """Found as a wrong ``sub`` and a wrong ``mul`` of two generated programs, both minimized to a
     half ``cumprod`` feeding a ``sub``: one bucket once re-keyed from the minimal repros."""
-    from minimizer.fuzz.findings import rekey_minimized
+    from minimizer.fuzz.store.findings import rekey_minimized
     st = Store(str(tmp_path))
     repro = TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.sub(fd.ops.cumprod(tv0, dim=0), tv1)")
     keys = []
@@ -302,7 +302,7 @@ def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
     Int64 where the reference said Bool (a Python bool literal), the other Float where it said
     BFloat16 (Half arithmetic in Float): two typing rules, two keys; Int64-for-Bool in a ``where``
     and in a ``reshape`` program minimized to a ``where`` is one."""
-    from minimizer.fuzz.keys import bucket_key
+    from minimizer.fuzz.judging.keys import bucket_key
     program = parse(TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.where(fd.ops.gt(tv0, 0.0), tv0, tv1)"))
     words = {"95e8bf6c9394": "nvfuser outputs differ from the reference: output 3: int64[7, 11, 9, 1] vs reference "
                              "bool[7, 11, 9, 1]",
@@ -380,7 +380,7 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     """--recheck (fake pools): a failure that still happens reproduces; one that no longer happens
     (twice) is stale; one the reference now rejects too is no longer a finding (an invalid
     program); a bucket found on another device is left alone."""
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     st = Store(str(tmp_path))
     behaviour = {"still": ("error", "ok"), "fixed": ("ok", "ok"), "invalid": ("error", "error")}
     for name, dev in (("still", "cpu"), ("fixed", "cpu"), ("invalid", "cpu"), ("elsewhere", "cuda")):
@@ -418,7 +418,8 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
     """A bucket filed before fmin knew a value rule (b58dbe69fd27: ``prod`` overflowing int64):
     --recheck records what the reference's run broke (``undefined``), so the bug list files the
     bucket under missing checks rather than bugs, whatever the compiler still does with it."""
-    from minimizer.fuzz import campaign, classes
+    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.buglist import classes
     st = Store(str(tmp_path))
     broke = [{"rule": "int-overflow", "message": "prod of int64 overflows", "op": "prod"}]
     for name in ("overflow", "still"):
@@ -581,7 +582,7 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
     ``never`` on none."""
     from minimizer.cli import fuzz_exit_code
-    from minimizer.fuzz.campaign import NewBucket
+    from minimizer.fuzz.campaign.run import NewBucket
     theirs, mine = NewBucket(Bucket(owner="inductor"), "a"), NewBucket(Bucket(owner="fmin"), "b")
     assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]
     assert [fuzz_exit_code(f, [theirs, mine]) for f in ("new", "fmin", "never")] == [1, 1, 0]
@@ -614,7 +615,7 @@ def test_an_example_id_gives_one_program_whatever_modules_are_loaded():
                            text=True, timeout=300)
         assert r.returncode == 0, r.stderr
         return r.stdout.strip()
-    got = {digest(), digest("minimizer.backends.nvfuser_log"), digest("minimizer.fuzz.campaign", "minimizer.cli")}
+    got = {digest(), digest("minimizer.backends.nvfuser_log"), digest("minimizer.fuzz.campaign.run", "minimizer.cli")}
     assert len(got) == 1
     import hashlib
     here = hashlib.sha256("".join(to_source(e.program) for k in range(12)
@@ -663,7 +664,7 @@ def test_where_operands_broadcast_with_the_condition_too():
 
 
 def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path, monkeypatch):
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     real = generate.chunk
 
     def flaky(seed, k, **kw):
@@ -685,8 +686,8 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     campaign again skips it and counts it against ``max_examples``; a torn last line (a driver
     killed while writing it) is ignored; a record of other generation settings is refused."""
     from minimizer.errors import UsageError
-    from minimizer.fuzz import campaign
-    from minimizer.fuzz.findings import Progress
+    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.store.findings import Progress
 
     def run(n, **kw):
         return campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=n,
@@ -715,7 +716,7 @@ def test_reducing_new_buckets_says_which_and_how_far_unless_quiet(tmp_path, caps
     bucket starts (n of m) and as each is filed (its size, whether it reproduced standalone).
     The runner here hands back what ``reduce_bucket`` returns; the lines are what is tested."""
     from concurrent.futures import Future
-    from minimizer.fuzz.campaign import CampaignOptions, _Campaign
+    from minimizer.fuzz.campaign.run import CampaignOptions, _Campaign
     results = []
 
     class Runner:

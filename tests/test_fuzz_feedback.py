@@ -10,7 +10,7 @@ import re
 import pytest
 
 from minimizer.backends import decisions, get
-from minimizer.fuzz import feedback, seeded, seedqueue
+from minimizer.fuzz.sources import feedback, seeded, seedqueue
 from minimizer.oracle.context import RunContext
 from minimizer.oracle.outcome import Outcome
 from minimizer.oracle.session import text_key
@@ -94,7 +94,7 @@ def test_inductor_decisions_add_its_extern_kernels():
 
 
 def _campaign(tmp_path, name, **kw):
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     opt = campaign.CampaignOptions(
         ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=96, seed=5,
         corpus=str(tmp_path / name), minimize=False, oracles=("failure",), seeds=SMALL, resume=False, **kw)
@@ -114,7 +114,7 @@ def test_a_feedback_campaign_queues_novel_programs_and_derives_from_them(fed):
     assert s.queue[0]["id"].startswith("5.0.")           # the first program is always new
     j = s.to_json()
     assert j["feedback"]["derived_programs"] == s.derived and j["decision_coverage"]["features"] == len(s.decisions.features)
-    from minimizer.fuzz.campaign import summary_lines
+    from minimizer.fuzz.campaign.run import summary_lines
     text = "\n".join(summary_lines(s))
     assert "| decisions covered" in text and f"{len(s.queue)} entries; {s.derived} programs derived" in text
 
@@ -140,7 +140,7 @@ def test_every_queue_derived_program_replays_from_its_id(fed):
 
 def test_plain_seeded_and_generative_campaigns_report_coverage_and_queue_nothing(tmp_path, capsys):
     from minimizer.cli import main
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     s = _campaign(tmp_path, "plain")
     j = s.to_json()
     assert j["decision_coverage"]["signatures"] >= 1 and j["decision_coverage"]["programs"] == s.programs
@@ -157,9 +157,10 @@ def test_plain_seeded_and_generative_campaigns_report_coverage_and_queue_nothing
 def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_segmentation(tmp_path):
     """A queue-derived program's order-dependent segmentation: one bucket with both segment graphs,
     the program's ancestry (whose id rebuilds it), under the bug list's Segmentation differences."""
-    from minimizer.fuzz import buglist, campaign
-    from minimizer.fuzz.findings import Store
-    from minimizer.fuzz.oracles import Finding, Judged
+    from minimizer.fuzz.buglist import page as buglist
+    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.store.findings import Store
+    from minimizer.fuzz.judging.oracles import Finding, Judged
     base = seeded.program_for("5.0.3", SMALL)
     e = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.1")
     assert e is not None and e.id == "5.0.3+5.4.1"
@@ -205,7 +206,7 @@ class _SlowRunner:
 
     def judge_example(self, e, text):
         import time
-        from minimizer.fuzz.oracles import Judged
+        from minimizer.fuzz.judging.oracles import Judged
 
         def judge():
             time.sleep(self.delay)
@@ -217,7 +218,7 @@ class _SlowRunner:
 def test_a_chunk_is_mixed_only_once_the_chunks_it_may_draw_on_are_taken(tmp_path, monkeypatch, delay):
     """Short chunks (duplicates skipped) put many chunks in the window: the queue a chunk sees must
     still be the one of the chunks ``lag`` before it, whatever the programs' timing."""
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     short = campaign.program_chunk
     monkeypatch.setattr(campaign, "program_chunk", lambda opt, k: short(opt, k)[:3])
     seen, mix = [], seedqueue.Queue.mix

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from minimizer.fuzz import mutate, seeded
+from minimizer.fuzz.sources import mutate, seeded
 from minimizer.oracle.context import RunContext
 from minimizer.oracle.outcome import Outcome
 from minimizer.program import static, to_source
@@ -124,8 +124,9 @@ def test_unreadable_seeds_are_reported_with_where_and_a_missing_folder_is_a_usag
 
 
 def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
-    from minimizer.fuzz import buglist, campaign
-    from minimizer.fuzz.findings import Store
+    from minimizer.fuzz.buglist import page as buglist
+    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.store.findings import Store
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "index_range.py").write_text(INDEX_OUT_OF_RANGE)
     s = campaign.run_campaign(campaign.CampaignOptions(
@@ -146,8 +147,8 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
 
 
 def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
-    from minimizer.fuzz.generate import Example
-    from minimizer.fuzz.oracles import Finding, Judged
+    from minimizer.fuzz.sources.generate import Example
+    from minimizer.fuzz.judging.oracles import Finding, Judged
     a = Outcome("ok", "nvfuser", segments=5, schedulers=["pointwise"] * 4 + ["no_op"], graph={"segments": []})
     b = Outcome("ok", "nvfuser", segments=8, schedulers=["pointwise"] * 5 + ["no_op"] * 3, graph={"segments": [{"scheduler": "no_op", "kernel": False}]})
     f = Finding("order-dependent", "nvfuser", "nvfuser order-dependent segmentation changes (no_op, pointwise)",
@@ -171,7 +172,7 @@ def test_mutants_of_index_matmul_and_aliasing_seeds_are_programs_the_reference_r
     values past a shrunk or redrawn extent, a matmul of two dtypes, an expanded input written into,
     an op swapped in for operands of another kind — filed as fmin's own findings. On the seeds that
     showed each (seeds 7 and 11 of the campaign below did), no mutant fails on the reference now."""
-    from minimizer.fuzz import campaign
+    from minimizer.fuzz.campaign import run as campaign
     seeds = tuple(os.path.join(ROOT, "corpus", f) for f in (
         "legacy_index_embedding.py", "direct_linear_matmul.py", "direct_scatter_index_ops.py",
         "direct_shape_ops.py", "legacy_batchnorm_stats_alias.py"))

@@ -1,4 +1,4 @@
-"""minimizer.fuzz.strategies: generated programs are valid, print/parse round-trip, run on the
+"""minimizer.fuzz.sources.strategies: generated programs are valid, print/parse round-trip, run on the
 reference backend, and shrink well."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from minimizer.fuzz.strategies import covered_ops, op_calls, programs, tensor_specs
+from minimizer.fuzz.sources.strategies import covered_ops, op_calls, programs, tensor_specs
 from minimizer.ops import lookup
 from minimizer.model import DIRECT, LEGACY
 from minimizer.program.printer import to_source

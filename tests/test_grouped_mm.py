@@ -16,7 +16,8 @@ import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from minimizer.backends import RunOptions
-from minimizer.fuzz import mutate, nvfuser_tests, seeded
+from minimizer.fuzz.sources import mutate, seeded
+from minimizer.harvest import nvfuser_tests
 from minimizer.model import LEGACY
 from minimizer.ops import CATALOG, Ctx
 from minimizer.oracle.pool import Pool, Request

@@ -21,7 +21,7 @@ LAYERS = [
     {"oracle"},
     {"report"},
     {"reduce"},
-    {"isolate", "check"},
+    {"isolate", "check", "harvest"},
     {"fuzz"},
     {"cluster"},
     {"cli"},

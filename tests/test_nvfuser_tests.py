@@ -16,7 +16,8 @@ import textwrap
 
 import pytest
 
-from minimizer.fuzz import nvfuser_tests, seeded
+from minimizer.harvest import nvfuser_tests
+from minimizer.fuzz.sources import seeded
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

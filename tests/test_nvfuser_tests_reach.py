@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from minimizer.fuzz import nvfuser_tests, seeded
+from minimizer.harvest import nvfuser_tests
+from minimizer.fuzz.sources import seeded
 
 HELPERS = '''\
 import torch
@@ -408,7 +409,7 @@ def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
     import signal
     import time
 
-    from minimizer.fuzz import harvest_worker as hw
+    from minimizer.harvest import worker as hw
     monkeypatch.setattr(hw, "_LIMITS", ((signal.ITIMER_PROF, 0.3), (signal.ITIMER_REAL, 1.2)))
     old = {s: signal.signal(s, hw._alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
     try:

@@ -12,11 +12,11 @@ import pytest
 from conftest import ROOT
 from minimizer.backends import nvfuser
 from minimizer.backends.nvfuser_log import fusion_inputs
-from minimizer.fuzz.campaign import apply_reduction
-from minimizer.fuzz import record
-from minimizer.fuzz.findings import Store, bucket_id, merge, merge_equal_programs, rekey
-from minimizer.fuzz.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
-from minimizer.fuzz.oracles import Finding, _failure, failure_owner
+from minimizer.fuzz.campaign.run import apply_reduction
+from minimizer.fuzz.store import record
+from minimizer.fuzz.store.findings import Store, bucket_id, merge, merge_equal_programs, rekey
+from minimizer.fuzz.judging.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
+from minimizer.fuzz.judging.oracles import Finding, _failure, failure_owner
 from minimizer.oracle import Outcome
 from minimizer.oracle.checks import Failure
 from minimizer.oracle.rootcause import rootcause
@@ -296,7 +296,7 @@ def test_the_bare_assertions_of_one_function_are_one_root_cause():
     (1d9b025f01de) and over a dim sliced to one (e1f05e2ae885, the H100) broke one and the other.
     One translation, one fix: one row, the conditions listed in it."""
     from minimizer.backends.nvfuser_rootcause import BARE_ASSERT, particulars, rootcause as nv_rootcause
-    from minimizer.fuzz import buglist
+    from minimizer.fuzz.buglist import page as buglist
     sigs = ["nvfuser internal-assert: ir/internal_nodes.cpp:RepeatOp: RuntimeError: Expected "
             f"{c} ." for c in ("!in_domain.at(i)->hasExpandedExtent()", "in_domain.at(i)->extent()->isOneInt()")]
     keys = {nv_rootcause(s) for s in sigs}

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 from conftest import ROOT
-from minimizer.fuzz import attachment, eager_check
+from minimizer.fuzz.filing import attachment, eager_check
 from minimizer.ops import Ctx, scans
 from minimizer.oracle.checks import mismatch
 from minimizer.oracle.checks.mismatch import PERTURBED_RUNS, _inputs_after

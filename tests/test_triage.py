@@ -132,7 +132,7 @@ def test_where_a_definition_error_is_raised():
 
 
 def test_the_fuzzer_never_files_script_or_environment_failures():
-    from minimizer.fuzz.oracles import _failure
+    from minimizer.fuzz.judging.oracles import _failure
     killed = Outcome("crash", "inductor", signature="crash: SIGKILL", error_kind="crash")
     no_cxx = Outcome("error", "inductor", signature="inductor environment: InvalidCxxCompiler: No working C++ "
                      "compiler found", message="InvalidCxxCompiler: No working C++ compiler found in "

@@ -9,8 +9,8 @@ import torch
 from hypothesis import HealthCheck, given, settings
 
 from minimizer.backends import RunOptions
-from minimizer.fuzz import mutate
-from minimizer.fuzz.strategies import programs
+from minimizer.fuzz.sources import mutate
+from minimizer.fuzz.sources.strategies import programs
 from minimizer.oracle.pool import Pool, Request
 from minimizer.oracle.session import Session, Verdict
 from minimizer.program import parse, static, validity

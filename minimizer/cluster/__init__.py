@@ -15,11 +15,11 @@ __all__ = ["ClusterError", "RayOptions", "RayRunner", "run_campaign", "recheck"]
 
 def run_campaign(opt, ray_opt: RayOptions):
     """``fmin fuzz --ray``: the campaign of ``opt`` judged and reduced on the cluster."""
-    from ..fuzz.campaign import run_campaign as run
+    from ..fuzz.campaign.run import run_campaign as run
     return run(opt, runner=RayRunner(opt, ray_opt))
 
 
 def recheck(opt, ray_opt: RayOptions) -> list[dict]:
     """``fmin fuzz --recheck --ray``: every bucket replayed on the cluster, the corpus marked here."""
-    from ..fuzz.campaign import recheck as run
+    from ..fuzz.campaign.run import recheck as run
     return run(opt, runner=RayRunner(opt, ray_opt))

@@ -17,7 +17,7 @@ import socket
 import tempfile
 from dataclasses import replace
 
-from ..fuzz.campaign import CampaignOptions, judge_example, recheck_bucket, reduce_bucket
+from ..fuzz.campaign.run import CampaignOptions, judge_example, recheck_bucket, reduce_bucket
 from ..oracle.pool import Request
 from ..oracle.property import verdict_for_script
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import UsageError
-from ..fuzz import generate
-from ..fuzz.record import Bucket
-from ..fuzz.campaign import CampaignOptions, window_for
+from ..fuzz.sources import generate
+from ..fuzz.store.record import Bucket
+from ..fuzz.campaign.run import CampaignOptions, window_for
 from .actor import RESUME_FILES, SlotActor
 
 INSTALL_HINT = "Ray is not installed: pip install 'fmin[ray]' (or pip install 'ray>=2.50')"

@@ -1,4 +1,4 @@
 """Fuzzing nvFuser fusion programs: Hypothesis strategies that generate ``Program`` values."""
-from .strategies import covered_ops, op_calls, programs, tensor_specs
+from .sources.strategies import covered_ops, op_calls, programs, tensor_specs
 
 __all__ = ["covered_ops", "op_calls", "programs", "tensor_specs"]

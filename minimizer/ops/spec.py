@@ -78,7 +78,7 @@ Write = Callable[[Any, str, Any, Any, "str | None"], bool]
 
 @dataclass(frozen=True)
 class Gen:
-    """How the fuzzer (``minimizer/fuzz/strategies.py``) generates an op; ``OpSpec.generate``.
+    """How the fuzzer (``minimizer/fuzz/sources/strategies.py``) generates an op; ``OpSpec.generate``.
 
     ``step`` names the step family it is drawn in (one of ``STEP_FAMILIES``); None: the op is
     not generated, and ``why`` says why. ``f``/``i``/``b``: the op's place among the family's

@@ -18,12 +18,12 @@ from __future__ import annotations
 import os
 import time
 
-from ..oracle.checks import LayoutDependent, OrderDependent
-from ..oracle.pool import Pools
-from ..oracle.property import evaluate
+from ...oracle.checks import LayoutDependent, OrderDependent
+from ...oracle.pool import Pools
+from ...oracle.property import evaluate
 from . import attachment, standalone
-from .findings import bucket_property
-from .record import Bucket
+from ..store.findings import bucket_property
+from ..store.record import Bucket
 
 SECTION = "\n" + attachment.SECTION_TITLE
 

@@ -117,7 +117,7 @@ def extract(checkout: str, dest: str, timeout: float = HARVEST_SECONDS) -> list[
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", ""),
            "CUDA_VISIBLE_DEVICES": ""}
     os.makedirs(dest, exist_ok=True)
-    p = subprocess.Popen([sys.executable, "-m", "minimizer.fuzz.harvest_worker", checkout, dest], cwd=dest, env=env,
+    p = subprocess.Popen([sys.executable, "-m", "minimizer.harvest.worker", checkout, dest], cwd=dest, env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True)
     try:

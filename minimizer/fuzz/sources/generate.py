@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
 
-from ..model import Program
+from ...model import Program
 from .strategies import programs
 
 CHUNK = 32

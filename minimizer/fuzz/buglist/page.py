@@ -21,11 +21,11 @@ import json
 import os
 import re
 
-from . import record
+from ..store import record
 from .classes import CLASSES, decide, default_violations
-from .findings import differs, reduced_script
-from .keys import key_ops
-from .record import Bucket
+from ..store.findings import differs, reduced_script
+from ..judging.keys import key_ops
+from ..store.record import Bucket
 
 NAME = "report.md"
 #: an nvFuser failure signature (``backends/nvfuser_log.parse_error``): kind, FILE:FUNC, exception type, message

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..backends.decisions import signature
+from ...backends.decisions import signature
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""``python -m minimizer.fuzz.harvest_worker CHECKOUT DEST``: the fusions of an nvFuser checkout's
+"""``python -m minimizer.harvest.worker CHECKOUT DEST``: the fusions of an nvFuser checkout's
 Python tests, traced by running the tests, written under DEST as scripts fmin reads.
 
 A test file is arbitrary code, so this runs only in its own process (``nvfuser_tests.extract``

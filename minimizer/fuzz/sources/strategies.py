@@ -34,10 +34,10 @@ from typing import Any
 import torch
 from hypothesis import strategies as st
 
-from .. import dtypes
-from ..ops import CATALOG, GEN_CATEGORIES, Ctx, Gen, bind, literal_value, lookup
-from ..ops.spec import STEP_FAMILIES
-from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Program, Ref, Stmt, TensorArg
+from ... import dtypes
+from ...ops import CATALOG, GEN_CATEGORIES, Ctx, Gen, bind, literal_value, lookup
+from ...ops.spec import STEP_FAMILIES
+from ...model import DEFINE_SCALAR, DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Program, Ref, Stmt, TensorArg
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 INTS = ("Int", "Int32")

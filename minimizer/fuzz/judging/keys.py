@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..model import DType, Program, Ref, TensorArg
-from ..oracle.rootcause import rootcause
-from .record import Bucket
+from ...model import DType, Program, Ref, TensorArg
+from ...oracle.rootcause import rootcause
+from ..store.record import Bucket
 
 #: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place)
 DIFFERENCES = ("dtype", "shape", "values", "aliasing")
@@ -76,7 +76,7 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
 
 def broken_rules(program: Program | None) -> list[str]:
     """The validity rules (``program.validity``) ``program`` breaks, by name."""
-    from ..program.validity import violations
+    from ...program.validity import violations
     return sorted({v.rule for v in violations(program)}) if program is not None else []
 
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
 
-from ..model import Program
-from ..program import validity
+from ...model import Program
+from ...program import validity
 from . import seeded
 from .generate import CHUNK, example_seed, fixed_constants
 from .mutate import mutated

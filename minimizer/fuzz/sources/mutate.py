@@ -20,13 +20,13 @@ import dataclasses
 import torch
 from hypothesis import strategies as st
 
-from .. import dtypes
-from ..model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
-from ..ops.registry import CATALOG, lookup
-from ..program import edits, static, validity, variants
-from ..reduce.passes import CutAtIntermediate, DropOutputs, ValueToInput
-from ..reduce.passes.common import bcast_flags, tensor_input
-from ..reduce.passes.shapes import resize, sites
+from ... import dtypes
+from ...model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
+from ...ops.registry import CATALOG, lookup
+from ...program import edits, static, validity, variants
+from ...reduce.passes import CutAtIntermediate, DropOutputs, ValueToInput
+from ...reduce.passes.common import bcast_flags, tensor_input
+from ...reduce.passes.shapes import resize, sites
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 #: how many mutations a seeded program gets (the first is what Hypothesis would shrink towards)

@@ -23,22 +23,22 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from xml.sax.saxutils import escape, quoteattr
 
-from .. import interrupt
-from ..oracle.context import RunContext
-from ..phases import Phases, recording
-from ..oracle.pool import Pools, start_workers
-from ..oracle.runners import Runner
-from ..progress import ProgressLine
-from ..program import to_source
-from . import feedback, generate, seedqueue, seeded
-from ..oracle.session import Candidate, Session, Verdict, chain
-from . import buglist
-from .standalone import local_paths
-from .filing import failed, file_bucket_dir, refile, write_filed
-from .findings import Progress, Store, bucket_property, reduced_script, rekey_minimized
-from .oracles import ORACLES, run_oracles
-from .record import Bucket, Reduction, StandaloneRun
-from .strategies import covered_ops
+from ... import interrupt
+from ...oracle.context import RunContext
+from ...phases import Phases, recording
+from ...oracle.pool import Pools, start_workers
+from ...oracle.runners import Runner
+from ...progress import ProgressLine
+from ...program import to_source
+from ..sources import feedback, generate, seedqueue, seeded
+from ...oracle.session import Candidate, Session, Verdict, chain
+from ..buglist import page as buglist
+from ..filing.standalone import local_paths
+from ..filing.filing import failed, file_bucket_dir, refile, write_filed
+from ..store.findings import Progress, Store, bucket_property, reduced_script, rekey_minimized
+from ..judging.oracles import ORACLES, run_oracles
+from ..store.record import Bucket, Reduction, StandaloneRun
+from ..sources.strategies import covered_ops
 
 
 @dataclass
@@ -159,8 +159,8 @@ def default_frontend(backend: str) -> str | None:
     cannot run legacy scripts as written (``Backend.translation``: nvFuser without its legacy
     module, 0.2.36 removed it) — a legacy program there could only be refused unjudged, half of
     a campaign's programs wasted."""
-    from ..backends import get
-    from ..model import Dialect
+    from ...backends import get
+    from ...model import Dialect
     return get(backend).translation(Dialect()) or None
 
 
@@ -200,7 +200,7 @@ class LocalRunner:
         self.phases = Phases()          # the start-up's (``warm_up``), merged into the campaign's
 
     def __enter__(self):
-        from ..backends import get as get_backend
+        from ...backends import get as get_backend
         ProgressLine(self.opt.ctx.quiet).starting(
             get_backend(self.opt.ctx.backend), self.opt.ctx.device, self.n,
             f"(+ as many reference workers) for {self.n} judging slot(s)"
@@ -634,7 +634,7 @@ def generator_finding(err: Exception, seed: int, k: int):
     """A chunk the strategies could not build: bucketed by exception type and its message with
     numbers masked (the same generator bug on other shapes is one bucket)."""
     import re
-    from .oracles import Finding
+    from ..judging.oracles import Finding
     msg = re.sub(r"\d+", "N", str(err).splitlines()[0] if str(err) else "")[:160]
     return Finding("generator", "fmin", f"fmin generator {type(err).__name__}: {msg}",
                    f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
@@ -658,7 +658,7 @@ def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, o
     property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
     ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
-    from ..reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
+    from ...reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
     # the corpus travels: its reports name no directory of this machine (``--corpus /tmp/x`` -> ``x``)
     ctx = opt.ctx.replace(quiet=True, command=local_paths(opt.ctx.command) if opt.ctx.command else None)
     ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
@@ -717,7 +717,7 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
     this replay, and run standalone); one that does not keeps its attachment, which is run
     standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
     ``standalone``."""
-    from ..oracle.property import Mismatch, evaluate
+    from ...oracle.property import Mismatch, evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
     v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)

@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import backends
-from .findings import differs
-from .record import Bucket
+from ... import backends
+from ..store.findings import differs
+from ..store.record import Bucket
 
 #: the sections, in the order the bug list shows them
 CLASSES = ("bug", "missing-check", "segmentation", "by-design", "debug-dump", "fmin", "stale")
@@ -53,7 +53,7 @@ class Decision:
 def default_violations() -> Callable | None:
     """``program.validity.violations`` where this fmin has it (None: no rule is known)."""
     try:
-        from ..program.validity import violations
+        from ...program.validity import violations
     except ImportError:
         return None
     return violations
@@ -100,8 +100,8 @@ def static_rejection(script: str | None) -> str | None:
     if not script:
         return None
     try:
-        from ..program import parse
-        from ..program.static import check
+        from ...program import parse
+        from ...program.static import check
         program = parse(script, "repro.py")
     except Exception:   # a script this fmin cannot read is judged by what it stored
         return None
@@ -157,7 +157,7 @@ def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=d
     if find is None or not script:
         return None
     try:
-        from ..program import parse
+        from ...program import parse
         found = find(parse(script, "repro.py"))
     except Exception:   # a script this fmin cannot read is judged by what it stored
         return None

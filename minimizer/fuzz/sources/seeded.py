@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
 
-from ..errors import ScriptError, UsageError
-from ..model import Program
-from ..program import validity
-from ..program.reader import parse_file
-from ..upgrade import upgrade
-from . import nvfuser_tests
+from ...errors import ScriptError, UsageError
+from ...model import Program
+from ...program import validity
+from ...program.reader import parse_file
+from ...upgrade import upgrade
+from ...harvest import nvfuser_tests
 from .generate import CHUNK, Example, chunk_seed, fixed_constants, parse_id
 from .mutate import mutated, trimmed
 
@@ -264,7 +264,7 @@ def segmentation_key(backend: str, kind: str, a, b) -> str:
 def as_segmentation(f, original, backend: str):
     """An order/layout finding where both variants run but segment differently, re-keyed as a
     segmentation finding with both segment graphs; any other finding unchanged."""
-    from ..oracle.outcome import outcome_words
+    from ...oracle.outcome import outcome_words
     v = f.outcome
     if f.kind not in ("order-dependent", "layout-dependent") or v is None or not v.ok or not original.ok:
         return f

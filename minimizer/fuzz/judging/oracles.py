@@ -28,17 +28,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .. import phases
-from ..backends import RunOptions
-from ..oracle.checks.layout import gather_layout
-from ..oracle.checks.base import Trial
-from ..oracle.checks.mismatch import MismatchEvidence, drop_values
-from ..oracle.outcome import Outcome, confirmed, outcome_key, outcome_words
-from ..oracle.pool import Pools, Request
-from ..oracle.property import Mismatch, Property, evaluate
-from ..oracle.triage import category, judgeable
-from ..program.variants import permute_inputs
-from ..model import Program, Ref, is_input_decl
+from ... import phases
+from ...backends import RunOptions
+from ...oracle.checks.layout import gather_layout
+from ...oracle.checks.base import Trial
+from ...oracle.checks.mismatch import MismatchEvidence, drop_values
+from ...oracle.outcome import Outcome, confirmed, outcome_key, outcome_words
+from ...oracle.pool import Pools, Request
+from ...oracle.property import Mismatch, Property, evaluate
+from ...oracle.triage import category, judgeable
+from ...program.variants import permute_inputs
+from ...model import Program, Ref, is_input_decl
 from .keys import broken_rules, change_key, dimension_error, failure_key, mismatch_key, traits
 
 ORACLES = ("failure", "differential", "order", "layout")
@@ -140,7 +140,7 @@ def failure_owner(backend: str, o, program: Program | None = None) -> str:
     fusion input, ``nvfuser_log.names_fusion_input``: the generator or a mutation wrote inputs its
     definition rejects — an expanded dim given a tensor that is not expanded); else the backend's.
     ``o``: an ``Outcome`` or its stored JSON."""
-    from ..backends.nvfuser_log import names_fusion_input
+    from ...backends.nvfuser_log import names_fusion_input
     get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
     kind = get("error_kind") or ""
     if backend == "reference" or kind in FMIN_KINDS:
@@ -228,7 +228,7 @@ def _translation_disagrees(program, text, path, seed, pools: Pools, backend: str
     """Does fmin's translation, run without the backend's compiler (``Backend.translation_only``:
     Inductor's eager mode), already differ from the reference? Then the wrong result is fmin's.
     A backend that runs scripts as written has no translation to suspect."""
-    from ..backends import get
+    from ...backends import get
     options = get(backend).translation_only
     if options is None:
         return False
@@ -262,12 +262,12 @@ def order_can_matter(o: Outcome, backend: str) -> bool:
     mutation). On the GPU the permuted run cost 38 % of a seeded program's time and no campaign
     has found an order-dependent bucket yet (corpus/findings). A backend that reports no
     segments (the reference) is always permuted: nothing says it made no decision."""
-    from ..backends import get
+    from ...backends import get
     return not get(backend).reports_segments or (o.segments or 1) > 1
 
 
 def _order(program, o: Outcome, path, seed, pool, ref_pool, backend, example_seed) -> Finding | None:
-    from ..program import to_source
+    from ...program import to_source
     if not order_can_matter(o, backend):
         return None
     v = order_variant(program, example_seed)

@@ -38,10 +38,10 @@ import sys
 import tempfile
 import time
 
-from ..backends.base import SPLITS_DIFFER, get
-from ..backends.signature import generic_classify
-from ..oracle.outcome import Outcome, outcome_key, outcome_words
-from ..oracle.rootcause import rootcause
+from ...backends.base import SPLITS_DIFFER, get
+from ...backends.signature import generic_classify
+from ...oracle.outcome import Outcome, outcome_key, outcome_words
+from ...oracle.rootcause import rootcause
 
 #: what the run inherits from fmin's environment, where set: enough to find Python, torch, CUDA
 #: and nvFuser's libraries, nothing that changes what they do
@@ -161,7 +161,7 @@ def outcome(backend: str, r: dict) -> Outcome:
 
 
 def _crash_or_error(backend: str, r: dict) -> Outcome:
-    from ..oracle.pool import _signal_name
+    from ...oracle.pool import _signal_name
     code = r["exit_code"]
     if code is not None and code < 0:
         sig = _signal_name(code)

@@ -41,12 +41,12 @@ import shutil
 import time
 from dataclasses import replace
 
-from ..errors import UsageError
-from ..oracle.session import text_key
-from ..oracle.rootcause import particulars
+from ...errors import UsageError
+from ...oracle.session import text_key
+from ...oracle.rootcause import particulars
 from . import record
-from .keys import bucket_key, canonical_form, difference, traits
-from .oracles import Finding, failure_owner
+from ..judging.keys import bucket_key, canonical_form, difference, traits
+from ..judging.oracles import Finding, failure_owner
 from .record import Bucket, Recurred, Recheck, Reduction, Stale
 
 
@@ -355,7 +355,7 @@ def bucket_property(meta: Bucket, outcome: dict | None):
     """The property a bucket's programs must show (for reducing and rechecking it): its flags
     (``reduction_flags``), or for a failure the recorded status and signature — never "whatever
     the replay shows", which for a failure that no longer happens would be a passing run."""
-    from ..oracle.property import Failure, Property
+    from ...oracle.property import Failure, Property
     flags = reduction_flags(meta)
     if flags:
         return Property.from_flags(**flags)
@@ -536,7 +536,7 @@ def _read(path: str):
 def _program(text: str | None):
     if text is None:
         return None
-    from ..program import parse
+    from ...program import parse
     try:
         return parse(text)
     except Exception:
@@ -558,7 +558,7 @@ def _today(store: Store, m: Bucket) -> Bucket | None:
 
 
 def _failure_today(m: Bucket, d: str, reduced: str | None) -> Bucket | None:
-    from ..oracle.rootcause import refreshed
+    from ...oracle.rootcause import refreshed
     outcome, o_min = _read(os.path.join(d, "outcome.json")), _read(os.path.join(d, "outcome.min.json"))
     if o_min is not None and outcome is not None and o_min.get("status") == outcome.get("status") and reduced:
         o, text, name = o_min, _read(reduced), "outcome.min.json"
@@ -589,10 +589,10 @@ def _variant_to_failure(store: Store, m: Bucket) -> str | None:
     the files of its metamorphic reduction under ``unvaried/`` (that reduction held another
     property; the bucket is minimized again as a failure). Returns its key (unchanged: ``_today``
     re-keys it), or None when it is not such a bucket or the variant cannot be rebuilt."""
-    from ..program import to_source
-    from ..program.variants import relayout
-    from . import generate
-    from .oracles import order_variant
+    from ...program import to_source
+    from ...program.variants import relayout
+    from ..sources import generate
+    from ..judging.oracles import order_variant
     d = store.dir(m.key)
     outcome = _read(os.path.join(d, "outcome.json"))
     original = _read(os.path.join(d, "original.py"))

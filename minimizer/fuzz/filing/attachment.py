@@ -37,18 +37,18 @@ import inspect
 import re
 from dataclasses import dataclass, field
 
-from .. import backends
-from .. import report as reports
-from ..oracle.checks import Failure, LayoutDependent, Mismatch, OrderDependent
-from ..oracle.checks.order import describe_permutation
-from ..oracle.outcome import Outcome, outcome_words
-from ..oracle.rootcause import rootcause
-from ..program import parse, to_source
-from ..program.torch_code import NotPlainTorch, function_text
-from ..program.variants import input_names, permute_inputs, relayout
+from ... import backends
+from ... import report as reports
+from ...oracle.checks import Failure, LayoutDependent, Mismatch, OrderDependent
+from ...oracle.checks.order import describe_permutation
+from ...oracle.outcome import Outcome, outcome_words
+from ...oracle.rootcause import rootcause
+from ...program import parse, to_source
+from ...program.torch_code import NotPlainTorch, function_text
+from ...program.variants import input_names, permute_inputs, relayout
 from . import eager_check
-from .findings import bucket_property, differs
-from .record import Bucket
+from ..store.findings import bucket_property, differs
+from ..store.record import Bucket
 from .standalone import SPLITS, local_paths, stated_environment, stated_inductor_config
 
 
@@ -234,7 +234,7 @@ def tolerance_table() -> str:
     """fmin's (rtol, atol, factor on eager's error) by dtype as a literal (``compare.tolerance``,
     ``compare.default_factor``): the numbers the attachment judges with."""
     import torch
-    from ..oracle.compare import TOLERANCES, default_factor, tolerance
+    from ...oracle.compare import TOLERANCES, default_factor, tolerance
     rows = [f"    torch.{str(dt).removeprefix('torch.')}: ({tolerance(dt)[0]!r}, {tolerance(dt)[1]!r}, "
             f"{default_factor(dt)!r})," for dt in TOLERANCES]
     rows += [f"    torch.{c}: ({tolerance(getattr(torch, c))[0]!r}, {tolerance(getattr(torch, c))[1]!r}, "
