@@ -311,7 +311,6 @@ _UPCAST_NAMES = ("Float", "Half", "BFloat16")
 _FLOATS = {"Double": torch.float64, "Float": torch.float32, "Half": torch.float16, "BFloat16": torch.bfloat16}
 #: how far ``run(perturb=)`` moves each floating input, in units of the narrowest dtype's eps: a
 #: few roundings, as much as a legitimate implementation's intermediates may differ by
-#: (``fuzz/eager_check.py`` restates it for an attachment; a test pins the two)
 PERTURB_ULPS = 2.0
 
 

@@ -239,7 +239,7 @@ def render(root: str, violations=default_violations) -> str:
              f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
              f"({_n(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it as its header's `# run it:` line says (it sets the backend options it needs itself).", "",
+             f"it as the `run it:` part of its header says (it sets the backend options it needs itself).", "",
              "*seen*: how many generated programs hit the bucket, then the first one's example id "
              "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
              "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",
