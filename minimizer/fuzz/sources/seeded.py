@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strat
 from ...errors import ScriptError, UsageError
 from ...model import Program
 from ...program import validity
-from ...program.reader import parse_file
+from ...program.reader import ending_at_execute, parse_file
 from ...upgrade import upgrade
 from ...harvest import nvfuser_tests
 from .generate import CHUNK, Example, chunk_seed, fixed_constants, parse_id
@@ -98,7 +98,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
     """One seed, upgraded to ``frontend`` where it is written for another; ScriptError if fmin
     cannot read it or its program fails the static check."""
     try:
-        p = parse_file(path)
+        p = ending_at_execute(parse_file(path))   # the seed's own code after fd.execute is not the fusion's
     except ScriptError:
         raise
     except Exception as e:
