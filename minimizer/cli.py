@@ -377,10 +377,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """``_main`` with Ctrl-C and SIGTERM handled so that they cannot be lost (``interrupt``): a
     campaign writes its summary and bug list of what it did, a reduction its best so far, and the
-    workers are stopped, instead of the process vanishing with nothing written."""
+    workers are stopped, instead of the process vanishing with nothing written. An interrupt
+    that comes before or after the command's own handling (importing torch to build the parser
+    takes seconds on a loaded machine) also ends with exit 130, not a traceback."""
     from .interrupt import handled
-    with handled():
-        return _main(argv)
+    try:
+        with handled():
+            return _main(argv)
+    except KeyboardInterrupt:
+        print("fmin: interrupted", file=sys.stderr)
+        return 130
 
 
 def _main(argv: list[str] | None) -> int:

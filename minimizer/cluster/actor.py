@@ -40,7 +40,7 @@ class SlotActor:
         not wait for them; say where this slot is."""
         for p in {id(self.pool): self.pool, id(self.ref): self.ref}.values():
             for w in p.workers:
-                if w.proc is None or w.proc.poll() is not None:
+                if not w.running:
                     w.start()
         node = ""
         try:
