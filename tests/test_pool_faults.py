@@ -20,7 +20,7 @@ import threading
 import pytest
 
 from minimizer.backends import Backend, base as backends, worker
-from minimizer.fuzz import oracles
+from minimizer.fuzz.judging import oracles
 from minimizer.oracle.pool import Pool, Request, Worker, WorkerClosed
 from minimizer.oracle.triage import ENVIRONMENT, category, judgeable
 
