@@ -82,7 +82,8 @@ def test_every_mutation_kind_is_reachable_and_keeps_programs_valid():
 ALIAS = EXPANDED_ALIAS.replace("alias_input=T0", "alias_input=T1")
 
 #: a seed the static check accepts and the reference rejects (its indices are out of range: a
-#: finding of the failure oracle on the reference backend)
+#: finding of the failure oracle on the reference backend). The index is computed from an input:
+#: one read as an index directly is written in range (``validity.input_values``)
 INDEX_OUT_OF_RANGE = textwrap.dedent("""\
     import torch
     from nvfuser import FusionDefinition, DataType
@@ -90,7 +91,8 @@ INDEX_OUT_OF_RANGE = textwrap.dedent("""\
     def nvfuser_fusion_id0(fd: FusionDefinition) -> None:
         T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
         T1 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Int, is_cpu=False)
-        T2 = fd.ops.index_select(T0, T1, dim=0)
+        T4 = fd.ops.add(T1, T1)
+        T2 = fd.ops.index_select(T0, T4, dim=0)
         T3 = fd.ops.mul(T2, T2)
         fd.add_output(T3)
 
@@ -221,7 +223,10 @@ def test_a_seed_at_real_sizes_is_trimmed_to_the_budget_keeping_its_innermost_ext
     """The layernorm backward seeds (16×512×4096, 33.5M elements a tensor) cost seconds a program
     to run, save and compare: their trimmed form has no tensor over ``TRIM_ELEMENTS``, passes the
     static check, and keeps the normalized extent 4096 (the outer 512 is halved instead); a seed
-    within the budget, and one with index ops, are not trimmed."""
+    within the budget is not trimmed, nor one whose index is computed (``argsort`` read by
+    ``scatter``: its values are bound to the extents); one whose indices are inputs is, and no
+    further than its ``select`` index allows (the printer writes the index inputs for the new
+    extents: ``tests/test_index_values.py``)."""
     by_name = {os.path.basename(s.path): s for s in seeded.load(DIRS).seeds}
     big = by_name["layernorm_bwd_segmented.py"]
     assert _largest(big.program, big.info) == 16 * 512 * 4096
@@ -232,8 +237,11 @@ def test_a_seed_at_real_sizes_is_trimmed_to_the_budget_keeping_its_innermost_ext
     assert (16, 16, 4096) in shapes and not any(512 in sh for sh in shapes)
     small = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_shape_ops.py"), None)
     assert small.small is None
+    computed = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py"), None)
+    assert mutate.trimmed(computed.program, computed.info, limit=16) is None
     index = seeded.read_seed(os.path.join(ROOT, "corpus", "legacy_index_embedding.py"), None)
-    assert mutate.trimmed(index.program, index.info, limit=16) is None
+    q, _ = mutate.trimmed(index.program, index.info, limit=16)
+    assert q.inputs[0].shape == (4, 4) and q.inputs[-1].value == 3   # select(T0, 3, dim=0) needs 4 rows
 
 
 def test_programs_of_a_large_seed_start_trimmed_and_sometimes_as_written():
@@ -310,33 +318,6 @@ def test_a_mutation_that_does_not_apply_is_drawn_again():
 
     q, names = mutate.mutated(Data(), p.program, p.info)
     assert names == ["cast"] and q != p.program
-
-
-def test_a_cut_never_makes_an_index_operand_an_input():
-    """An input an index op reads gets values unbounded by the indexed extent (an ``argsort``
-    result cut to an input made ``scatter`` read out of range on the reference): no cut candidate
-    declares one."""
-    s = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py"), None)
-    before = {x.outs[0] for x in s.program.stmts if x.is_tensor_decl}
-    seen = 0
-
-    @settings(max_examples=120, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def one(data):
-        nonlocal seen
-        q = mutate.cut(data, s.program, s.info)
-        if q is None:
-            return
-        seen += 1
-        assert not mutate._index_read_new_input(s.program, q)
-
-    one()
-    assert seen >= 10
-    # and the guard does see such a cut: argsort's result (read by scatter) made an input
-    from minimizer.reduce.passes import ValueToInput
-    flagged = [c for _, c in ValueToInput().candidates(s.program, s.info) if mutate._index_read_new_input(s.program, c)]
-    assert flagged and all({x.outs[0] for x in c.stmts if x.is_tensor_decl} - before for c in flagged)
 
 
 def test_an_output_is_never_aliased_into_an_input_already_written():

@@ -507,6 +507,6 @@ def _cast_fp4(arg, name):
 
 
 for _name, _doc in (("set", "a copy"), ("segment_set", "a copy that nvFuser must place in a new segment")):
-    _pointwise_op(_name, "special", _X, _copy, bypass=("x",), doc=_doc)
+    _pointwise_op(_name, "special", _X, _copy, bypass=("x",), doc=_doc, tags=frozenset({"copy"}))
 _pointwise_op("cast", "special", (Param("arg", "operand"), Param("dtype", "dtype")), _cast,
               bypass=("arg",), doc="x.to(dtype); C++ casts truncate floats to ints")

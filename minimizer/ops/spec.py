@@ -143,20 +143,45 @@ def generated(step: str, write: Write | None, every: str = "", special: dict[str
 
 
 @dataclass(frozen=True)
+class Drawn:
+    """Values a fusion input is written with at random where no one list of them is needed (an
+    index tensor: any values within the indexed extent will do, and which ones is the bug's
+    business): integers in ``[0, high)``, and where ``distinct`` names a dim, no two equal along it
+    (``scatter``: torch picks one of two writes to one element arbitrarily). What a ``ValueParam``'s
+    ``make`` returns besides an exact tuple of values; ``program.validity.misfit`` says whether an
+    input's layout can hold them, the printer writes them (``printer.render_input``)."""
+    high: int
+    distinct: int | None = None
+
+
+@dataclass(frozen=True)
 class ValueParam:
-    """A tensor parameter whose *values* decide what the op computes, so that random values make
-    the program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends). ``rule`` is the
-    ``program.validity`` rule id a run breaks when they are wrong; ``problem(args)`` says what is
-    wrong with the values an op is given (None: they are fine), ``make(args)`` the values a fusion
-    input read there is written with, from the other arguments' shapes (``args`` as ``OpSpec.ref``
-    takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values
+    """A parameter whose *values* decide what the op computes, so that random values make the
+    program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends; an index tensor: a
+    position along the indexed extent, past which a kernel reads or writes memory that is not the
+    tensor's). ``rule`` is the ``program.validity`` rule id a program breaks when they are wrong;
+    ``problem(args)`` says what is wrong with the values an op is given (None: they are fine, or
+    they cannot be read: ``meta`` tensors), ``make(args)`` the values a fusion input read there is
+    written with, from the other arguments' shapes (``args`` as ``OpSpec.ref`` takes them, on
+    ``meta`` tensors too): an exact tuple (a 1-D input holds those), or ``Drawn`` (a range drawn
+    at random, for any shape and layout). The printer writes such an input with ``make``'s values
     (``program.validity.input_values``), also when a change of the extents makes the written ones
-    stale, the value rule ``rule`` judges every real run, and the seeded mutations never rebuild an
-    input such a parameter reads (``fuzz/mutate.py``)."""
+    stale; the static check refuses a program where they cannot be written or where ``problem``
+    already knows them wrong (a constant or a scalar input: ``select``'s index), the value rule
+    ``rule`` judges every real run, and the seeded mutations never rebuild an input such a
+    parameter reads (``fuzz/mutate.py``: in another dtype, or as a broadcast, it is no index)."""
     name: str
     rule: str
-    make: Callable[[dict], tuple[int, ...]] = field(compare=False)
+    make: Callable[[dict], "tuple[int, ...] | Drawn"] = field(compare=False)
     problem: Callable[[dict], "str | None"] = field(compare=False)
+
+
+def values_readable(t) -> bool:
+    """Whether tensor ``t``'s values can be read here: not on ``meta`` (the static check), not
+    while Dynamo or ``make_fx`` traces (fake tensors). A ``ValueParam``'s ``problem`` and a
+    reference that reads values (``grouped_mm``) ask first."""
+    import torch
+    return t.device.type != "meta" and not torch.compiler.is_compiling() and torch._guards.detect_fake_mode(t) is None
 
 
 #: What ``OpSpec.tags`` may say, and who reads it.
@@ -168,6 +193,9 @@ TAGS = {
                     "keeps them)",
     "random_if_dropout": "random when its dropout_p is not 0 (program/unjudged.py: its program's values "
                          "are not judged)",
+    "copy": "its result holds the values of its first bypass parameter, element for element along the same "
+            "dims (program/validity.py follows an index read through it back to the fusion input it copies, "
+            "which the printer writes valid)",
 }
 
 

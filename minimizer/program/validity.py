@@ -27,9 +27,15 @@ one that writes it. Shifts, integer overflow, division by zero and float-to-inte
 out of range are undefined in C++ and CUDA, which nvFuser's kernels are written in. ``grouped_mm``
 evaluates ``at::_grouped_mm``, which writes nothing past its last offset (``ops/grouped.py``).
 
-A rule on the values of an op's parameter (a catalog ``ValueParam``) is also kept by
-construction where it can be: ``input_values`` gives the values a fusion input read there must
-hold, and the printer writes the input with them.
+A rule on the values of an op's parameter (a catalog ``ValueParam``: ``grouped_mm``'s offsets,
+every index op's index) is also kept by construction where it can be: ``input_values`` gives the
+values a fusion input read there must hold (exact ones, or ``Drawn`` in a range), and the printer
+writes the input with them, however a mutation or reduction changed the extents. It is a static
+rule as well, of what can be told without values: a fusion input whose layout cannot hold them
+(``misfit``: an expanded dim where scatter's indices must differ, an indexed extent of 0), and a
+value the program states (``select``'s index as a constant or a scalar input) that ``problem``
+finds wrong. A reduction's candidate that breaks one is refused before anything runs
+(``enforced_for``): it says nothing about the original, which keeps the rule.
 """
 from __future__ import annotations
 
@@ -38,7 +44,8 @@ from typing import Any
 
 import torch
 
-from ..model import Program, Ref, Stmt
+from ..model import Program, Ref, Stmt, TensorArg, is_input_decl
+from ..ops.spec import Drawn
 from . import static
 from .interpret import FusionError
 
@@ -69,11 +76,20 @@ RULES = {
     "grouped-mm-offsets": "grouped_mm's offsets are the groups' ends along the extent they split: "
                           "non-decreasing from 0 and ending at that extent (no empty group where they "
                           "split k); ATen's at::_grouped_mm leaves what lies past the last offset unwritten",
+    "index-range": "an index lies in [0, n), n the extent of the dim it indexes (index_select, select, gather, "
+                   "take_along_axis, index_put_accumulate, embedding_fwd): nvFuser's kernels address memory "
+                   "with it unchecked, a device-side assert or garbage on the GPU, and torch refuses it",
+    "scatter-index": "scatter's indices lie in [0, n), n the extent of dim of the tensor scattered into, and are "
+                     "distinct along dim: of two writes to one element torch picks one arbitrarily "
+                     "(torch.Tensor.scatter_'s documentation)",
 }
 
+#: the rules of the catalog's ``ValueParam``s: value rules, and static where the program says enough
+VALUE_PARAM_RULES = ("grouped-mm-offsets", "index-range", "scatter-index")
 #: rules decided on the program and its static check; the others need values (``ValueWatch``)
-STATIC_RULES = ("alias-not-input", "alias-cpu", "alias-dtype", "alias-shape", "alias-twice", "alias-read", "shift-amount")
-VALUE_RULES = ("shift-amount", "int-overflow", "int-division", "cast-out-of-range", "grouped-mm-offsets")
+STATIC_RULES = ("alias-not-input", "alias-cpu", "alias-dtype", "alias-shape", "alias-twice", "alias-read",
+                "shift-amount") + VALUE_PARAM_RULES
+VALUE_RULES = ("shift-amount", "int-overflow", "int-division", "cast-out-of-range") + VALUE_PARAM_RULES
 
 #: ops that read a tensor's metadata, not its elements
 _METADATA = frozenset({"shape", "size", "at", "tensor_sizes"})
@@ -141,12 +157,15 @@ def violations(program, info=None) -> list[Violation]:
         return []
     if info is None:
         info = static.check_partial(program)
-    return _alias_violations(program, info) + _shift_violations(program, info)
+    return _alias_violations(program, info) + _shift_violations(program, info) + _value_param_violations(program, info)
 
 
 def _needs_facts(program: Program) -> bool:
-    """Whether any static rule can apply at all (most generated programs: no alias, no shift)."""
-    return any((s.is_output and s.arg("alias_input") is not None) or s.op in _SHIFTS for s in program.stmts)
+    """Whether any static rule can apply at all (most generated programs: no alias, no shift, no
+    op with a ``ValueParam``)."""
+    from ..ops import lookup
+    return any((s.is_output and s.arg("alias_input") is not None) or s.op in _SHIFTS
+               or (s.is_op and getattr(lookup(s.call), "value_params", ())) for s in program.stmts)
 
 
 def _value(info, defs: dict[str, int], name: str):
@@ -209,15 +228,19 @@ def _alias_fit(program: Program, info, defs, i: int, out, name: str) -> list[Vio
 
 def _input_strides(program: Program, name: str) -> tuple[int, ...]:
     """The strides of the tensor the inputs list passes for input ``name`` (none where unknown)."""
+    a = _input_arg(program, name)
+    return a.strides if isinstance(a, TensorArg) else ()
+
+
+def _input_arg(program: Program, name: str):
+    """What the inputs list passes for input ``name`` (None where unknown)."""
     k = 0
-    from ..model import TensorArg, is_input_decl
     for s in program.stmts:
         if is_input_decl(s):
             if s.outs and s.outs[0] == name:
-                a = program.inputs[k] if program.inputs is not None and k < len(program.inputs) else None
-                return a.strides if isinstance(a, TensorArg) else ()
+                return program.inputs[k] if program.inputs is not None and k < len(program.inputs) else None
             k += 1
-    return ()
+    return None
 
 
 def _dt(t: torch.Tensor) -> str:
@@ -315,28 +338,135 @@ def enforced_for(program: Program, info=None) -> frozenset[str]:
     return frozenset(r for r in STATIC_RULES if r not in broken)
 
 
-def input_values(program: Program) -> dict[str, tuple[int, ...]]:
-    """Input name -> the values it must hold for the program to be well defined, where a catalog
-    ``ValueParam`` reads the input directly (``grouped_mm``'s offsets): the printer writes the
-    input with them, so a harvested seed, a generated or mutated program and a reduction's new
-    input obey the value rule by construction. The first reader of an input decides."""
+def _value_reads(program: Program, info=None):
+    """(statement, its ``ValueParam``, the op's arguments as its static check resolves them, the
+    fusion input whose values the parameter reads or None: ``_copied_from``) of every op with
+    one; ``info``: the static check, where the caller has it."""
     from ..ops import lookup
     readers = [(i, s, lookup(s.call)) for i, s in enumerate(program.stmts) if s.is_op]
     readers = [(i, s, spec) for i, s, spec in readers if spec is not None and spec.value_params]
     if not readers:
-        return {}
-    inputs = {s.outs[0] for s in program.stmts if s.is_tensor_decl and s.outs and s.outs[0]}
-    info, defs, out = static.check_partial(program), _definitions(program), {}
-    for i, s, spec in readers:
-        args = {k: _value(info, defs, v.name) if isinstance(v, Ref) else v for k, v in s.args}
-        for vp in spec.value_params:
-            read = s.arg(vp.name)
-            if isinstance(read, Ref) and read.name in inputs and read.name not in out:
-                try:
-                    out[read.name] = tuple(vp.make(args))
-                except (ValueError, TypeError, KeyError, AttributeError):   # operands that do not fit
-                    continue
+        return []
+    info, defs = info if info is not None else static.check_partial(program), _definitions(program)
+    return [(i, vp, {k: _value(info, defs, v.name) if isinstance(v, Ref) else v for k, v in s.args},
+             _copied_from(program, defs, s.arg(vp.name)))
+            for i, s, spec in readers for vp in spec.value_params]
+
+
+def _copied_from(program: Program, defs, read) -> str | None:
+    """The fusion input whose values ``read`` (an argument) holds: the input itself, or the one a
+    chain of copies (ops tagged ``copy``: ``segment_set``, which a mutation inserts anywhere)
+    copies; None where the fusion computes them (or ``read`` is a literal)."""
+    from ..ops import lookup
+    name = read.name if isinstance(read, Ref) else None
+    for _ in range(len(program.stmts) + 1):
+        i = defs.get(name)
+        if i is None:
+            return None
+        s = program.stmts[i]
+        if is_input_decl(s):
+            return name
+        spec = lookup(s.call) if s.is_op else None
+        src = s.arg(spec.bypass[0]) if spec is not None and "copy" in spec.tags and spec.bypass else None
+        if not isinstance(src, Ref):
+            return None
+        name = src.name
+    return None
+
+
+_NOT_MADE = (ValueError, TypeError, KeyError, AttributeError, IndexError)   # operands that do not fit
+
+
+def input_values(program: Program, info=None) -> dict[str, "tuple[int, ...] | Drawn"]:
+    """Input name -> the values it must hold for the program to be well defined, where a catalog
+    ``ValueParam`` reads the input (directly or through copies: ``_copied_from``; ``grouped_mm``'s
+    offsets, an index): the printer writes the input with them, so a harvested seed, a generated
+    or mutated program and a reduction's new input obey the value rule by construction. The first
+    reader of an input decides exact values; ranges of several readers meet (the smallest extent
+    bounds them all)."""
+    tensors = {s.outs[0] for s in program.stmts if s.is_tensor_decl and s.outs and s.outs[0]}
+    out: dict = {}
+    for _, vp, args, src in _value_reads(program, info):
+        if src not in tensors:
+            continue
+        try:
+            made = vp.make(args)
+        except _NOT_MADE:
+            continue
+        made = made if isinstance(made, Drawn) else tuple(made)
+        had = out.get(src)
+        if had is None:
+            out[src] = made
+        elif isinstance(had, Drawn) and isinstance(made, Drawn):
+            out[src] = Drawn(min(had.high, made.high), had.distinct if had.distinct is not None else made.distinct)
     return out
+
+
+def computed_values(program: Program) -> set[str]:
+    """Names that an op's ``ValueParam`` reads and the fusion computes (an ``argsort`` result read
+    by ``scatter`` as its index): their values come from the fusion's inputs, not from the printer
+    (``input_values``), so a change of extents may put them out of range, which only a run tells
+    (the value rule). Where none is, every such value is an input written valid for any extents."""
+    from ..ops import lookup
+    defs, out = _definitions(program), set()
+    for s in program.stmts:
+        spec = lookup(s.call) if s.is_op else None
+        for vp in getattr(spec, "value_params", ()):
+            read = s.arg(vp.name)
+            if isinstance(read, Ref) and _copied_from(program, defs, read) is None:
+                out.add(read.name)
+    return out
+
+
+def misfit(values: "tuple[int, ...] | Drawn", a) -> str | None:
+    """Why the input ``a`` (a ``TensorArg``) cannot hold ``values`` (``input_values``'s), or None:
+    exact values need a 1-D integer input of their length, one element each (no expanded dim);
+    a range needs an integer input, a non-empty range where it has elements, and distinct values
+    along a dim need that dim not expanded and no longer than the range."""
+    from .. import dtypes
+    if not isinstance(a, TensorArg):
+        return "it is not a tensor"
+    if a.dtype not in dtypes.INTEGRAL:
+        return f"it is {a.dtype}, not an integer dtype"
+    if not isinstance(values, Drawn):
+        if a.shape != (len(values),) or (a.strides[0] < 1 and len(values) > 1):
+            return f"{len(values)} values do not fit a tensor of shape {list(a.shape)} and strides {list(a.strides)}"
+        return None
+    if a.numel() == 0:
+        return None
+    if values.high < 1:
+        return "the extent it indexes is 0: no index is valid"
+    d = values.distinct
+    if d is not None and d < a.ndim and a.shape[d] > 1:
+        if a.strides[d] == 0:
+            return f"its dim {d} is expanded (stride 0), so its indices along it cannot differ"
+        if a.shape[d] > values.high:
+            return f"{a.shape[d]} distinct indices along its dim {d} do not fit in [0, {values.high})"
+    return None
+
+
+def _value_param_violations(program: Program, info) -> list[Violation]:
+    """The ``ValueParam`` rules, as far as the program tells without running it: a value it
+    states (``select``'s index as a constant or a scalar input; tensors on ``meta`` say nothing),
+    and a fusion input read there whose layout cannot hold valid values (``misfit``: the printer
+    could not write it valid)."""
+    found = []
+    for i, vp, args, src in _value_reads(program, info):
+        s = program.stmts[i]
+        try:
+            why = vp.problem(args)
+        except (RuntimeError,) + _NOT_MADE:   # operands the op refuses: the static check's to say
+            why = None
+        a = _input_arg(program, src) if src is not None and why is None else None
+        if isinstance(a, TensorArg):
+            try:
+                bad = misfit(vp.make(args), a)
+            except _NOT_MADE:
+                bad = None
+            why = f"input {src} cannot hold valid {vp.name} values: {bad}" if bad else None
+        if why:
+            found.append(_at(program, i, vp.rule, f"fd.ops.{s.op}: {why}"))
+    return found
 
 
 def _int_operand(v) -> torch.Tensor | None:
@@ -436,5 +566,5 @@ class ValueWatch:
                                                  f"{int(bad.sum())} values are not finite or out of range")
 
 
-__all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "Violation", "ValueWatch", "violations", "enforced_for",
-           "computed_from", "aliased_inputs", "input_values"]
+__all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "VALUE_PARAM_RULES", "Violation", "ValueWatch", "violations",
+           "enforced_for", "computed_from", "aliased_inputs", "input_values", "misfit", "computed_values"]

@@ -116,7 +116,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
         raise ScriptError(f"the static check rejects it: {e}", path, origin.line if origin else 1,
                           origin.col if origin else 1) from None
     if validity.input_values(p):
-        # values an op's parameter must hold (grouped_mm's offsets): the script's own inputs cannot
+        # values an op's parameter must hold (grouped_mm's offsets, an index): the script's own inputs cannot
         # be read for them, so the seed is written afresh, its inputs holding valid ones
         p = p.replace(source=None)
     # a fusion without ops (an input forwarded to an output) is a seed too: its inputs take the
