@@ -20,7 +20,7 @@ from conftest import ROOT
 from minimizer.backends import RunOptions
 from minimizer.backends.reference import Reference
 from minimizer.backends.runner import generic_classify, run_with_modules
-from minimizer.fuzz import mutate, seeded
+from minimizer.fuzz.sources import mutate, seeded
 from minimizer.model import DType, TensorArg, is_input_decl
 from minimizer.ops import Drawn
 from minimizer.oracle.session import Session, Verdict
