@@ -336,8 +336,8 @@ def test_a_cut_never_makes_an_index_operand_an_input():
     one()
     assert seen >= 10
     # and the guard does see such a cut: argsort's result (read by scatter) made an input
-    from minimizer.reduce.passes import ValueToInput
-    flagged = [c for _, c in ValueToInput().candidates(s.program, s.info) if mutate._index_read_new_input(s.program, c)]
+    from minimizer.program.cuts import values_to_inputs
+    flagged = [c for _, c in values_to_inputs(s.program, s.info) if mutate._index_read_new_input(s.program, c)]
     assert flagged and all({x.outs[0] for x in c.stmts if x.is_tensor_decl} - before for c in flagged)
 
 
@@ -619,7 +619,7 @@ def test_a_value_made_an_input_goes_where_the_tensors_are_not_where_a_cpu_scalar
     made the `full` an input on the CPU, beside the CPU scalar, which nvFuser refuses. A new input
     goes to the device of the script's tensors (the GPU where only CPU scalars are there)."""
     from minimizer.program import parse
-    from minimizer.reduce.passes.common import device_of
+    from minimizer.program.declare import device_of
     src = textwrap.dedent("""\
         import torch
         from nvfuser_direct import FusionDefinition, DataType
