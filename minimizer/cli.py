@@ -514,7 +514,7 @@ def _check_runner(ctx, ray_opt):
     if ray_opt is None:
         return None
     from .cluster import RayRunner
-    from .fuzz.campaign.run import CampaignOptions
+    from .fuzz.campaign.options import CampaignOptions
     copt = CampaignOptions(ctx=ctx)
     return lambda n: RayRunner(copt, ray_opt, max_actors=n)
 
@@ -608,7 +608,9 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign.run import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
+    from .fuzz.campaign.options import CampaignOptions, default_frontend
+    from .fuzz.campaign.run import Interrupted, run_campaign
+    from .fuzz.campaign.summary import summary_lines
     from .fuzz.judging.oracles import ORACLES
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
         raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
@@ -685,7 +687,7 @@ def _load_seeds(args) -> None:
 
 
 def _recheck(opt, ray_opt=None) -> int:
-    from .fuzz.campaign.run import recheck
+    from .fuzz.campaign.recheck import recheck
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
     if ray_opt is not None:

@@ -380,7 +380,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     """--recheck (fake pools): a failure that still happens reproduces; one that no longer happens
     (twice) is stale; one the reference now rejects too is no longer a finding (an invalid
     program); a bucket found on another device is left alone."""
-    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.campaign.options import CampaignOptions
+    from minimizer.fuzz.campaign.recheck import recheck
     st = Store(str(tmp_path))
     behaviour = {"still": ("error", "ok"), "fixed": ("ok", "ok"), "invalid": ("error", "error")}
     for name, dev in (("still", "cpu"), ("fixed", "cpu"), ("invalid", "cpu"), ("elsewhere", "cuda")):
@@ -404,8 +405,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
 
     from minimizer.oracle import context
     monkeypatch.setattr(context, "Pool", Fake)   # the campaign's pools come from its run context
-    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
-                                                     corpus=str(tmp_path)))
+    rows = recheck(CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                   corpus=str(tmp_path)))
     got = {r["key"].rsplit(" ", 1)[1]: (r["reproduces"], r["reason"]) for r in rows}
     assert set(got) == {"still", "fixed", "invalid"}
     assert got["still"][0] is True and got["fixed"][0] is False and got["invalid"][0] is False
@@ -418,7 +419,8 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
     """A bucket filed before fmin knew a value rule (b58dbe69fd27: ``prod`` overflowing int64):
     --recheck records what the reference's run broke (``undefined``), so the bug list files the
     bucket under missing checks rather than bugs, whatever the compiler still does with it."""
-    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.campaign.options import CampaignOptions
+    from minimizer.fuzz.campaign.recheck import recheck
     from minimizer.fuzz.buglist import classes
     st = Store(str(tmp_path))
     broke = [{"rule": "int-overflow", "message": "prod of int64 overflows", "op": "prod"}]
@@ -444,8 +446,8 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
 
     from minimizer.oracle import context
     monkeypatch.setattr(context, "Pool", Fake)
-    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
-                                                     corpus=str(tmp_path)))
+    rows = recheck(CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                   corpus=str(tmp_path)))
     assert all(r["reproduces"] for r in rows)
     by = {b.key.rsplit(" ", 1)[1]: b for b in st.buckets()}
     assert by["overflow"].undefined == broke and by["still"].undefined is None
@@ -582,7 +584,7 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
     ``never`` on none."""
     from minimizer.cli import fuzz_exit_code
-    from minimizer.fuzz.campaign.run import NewBucket
+    from minimizer.fuzz.campaign.summary import NewBucket
     theirs, mine = NewBucket(Bucket(owner="inductor"), "a"), NewBucket(Bucket(owner="fmin"), "b")
     assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]
     assert [fuzz_exit_code(f, [theirs, mine]) for f in ("new", "fmin", "never")] == [1, 1, 0]
@@ -600,7 +602,7 @@ _CHUNKS_HASH = """
 import hashlib, importlib, sys
 for m in sys.argv[1:]:
     importlib.import_module(m)
-from minimizer.fuzz import generate
+from minimizer.fuzz.sources import generate
 from minimizer.program import to_source
 print(hashlib.sha256("".join(to_source(e.program) for k in range(12) for e in generate.chunk(2031, k)).encode()).hexdigest())
 """
@@ -664,6 +666,7 @@ def test_where_operands_broadcast_with_the_condition_too():
 
 
 def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path, monkeypatch):
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     real = generate.chunk
 
@@ -673,8 +676,8 @@ def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path,
         return real(seed, k, **kw)
 
     monkeypatch.setattr(campaign.generate, "chunk", flaky)
-    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=5, seed=1,
-                                                       corpus=str(tmp_path), minimize=True))
+    s = campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=5, seed=1,
+                                              corpus=str(tmp_path), minimize=True))
     assert s.programs == 5 and s.findings["generator"] == 1
     (b,) = Store(str(tmp_path)).buckets()
     assert b.kind == "generator" and b.owner == "fmin" and "length N at -N" in b.key
@@ -686,13 +689,14 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     campaign again skips it and counts it against ``max_examples``; a torn last line (a driver
     killed while writing it) is ignored; a record of other generation settings is refused."""
     from minimizer.errors import UsageError
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     from minimizer.fuzz.store.findings import Progress
 
     def run(n, **kw):
-        return campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=n,
-                                                              seed=4, corpus=str(tmp_path),
-                                                              resume=True, **kw))
+        return campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=n,
+                                                     seed=4, corpus=str(tmp_path),
+                                                     resume=True, **kw))
     s = run(5)
     (name,) = [n for n in os.listdir(tmp_path) if n.startswith("campaign-")]
     assert name == "campaign-reference-cpu-4-0of1.jsonl" and s.programs == 5 and s.resumed == 0
@@ -706,8 +710,8 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     assert run(8).programs == 0                       # all judged: nothing left to do
     with pytest.raises(UsageError, match="other settings"):
         run(8, max_ops=3)
-    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
-                                                       corpus=str(tmp_path), resume=False, max_ops=3))
+    s = campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
+                                              corpus=str(tmp_path), resume=False, max_ops=3))
     assert s.programs == 2                            # --no-resume: the record starts over
 
 

@@ -127,11 +127,12 @@ def test_unreadable_seeds_are_reported_with_where_and_a_missing_folder_is_a_usag
 
 def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     from minimizer.fuzz.buglist import page as buglist
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     from minimizer.fuzz.store.findings import Store
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "index_range.py").write_text(INDEX_OUT_OF_RANGE)
-    s = campaign.run_campaign(campaign.CampaignOptions(
+    s = campaign.run_campaign(CampaignOptions(
         ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=3, seed=0,
         corpus=str(tmp_path / "c"), minimize=False, oracles=("failure",), seeds=(str(tmp_path / "seeds"),)))
     path = str(tmp_path / "seeds" / "index_range.py")
@@ -174,12 +175,13 @@ def test_mutants_of_index_matmul_and_aliasing_seeds_are_programs_the_reference_r
     values past a shrunk or redrawn extent, a matmul of two dtypes, an expanded input written into,
     an op swapped in for operands of another kind — filed as fmin's own findings. On the seeds that
     showed each (seeds 7 and 11 of the campaign below did), no mutant fails on the reference now."""
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     seeds = tuple(os.path.join(ROOT, "corpus", f) for f in (
         "legacy_index_embedding.py", "direct_linear_matmul.py", "direct_scatter_index_ops.py",
         "direct_shape_ops.py", "legacy_batchnorm_stats_alias.py"))
     for seed in (7, 11):
-        s = campaign.run_campaign(campaign.CampaignOptions(
+        s = campaign.run_campaign(CampaignOptions(
             ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=60,
             seed=seed, corpus=str(tmp_path / f"c{seed}"), minimize=False, oracles=("failure",), seeds=seeds))
         assert s.programs == 60 and not s.findings, (seed, dict(s.findings), s.new)
@@ -598,7 +600,7 @@ def test_a_value_made_an_input_goes_where_the_tensors_are_not_where_a_cpu_scalar
     made the `full` an input on the CPU, beside the CPU scalar, which nvFuser refuses. A new input
     goes to the device of the script's tensors (the GPU where only CPU scalars are there)."""
     from minimizer.program import parse
-    from minimizer.reduce.passes.common import device_of
+    from minimizer.program.declare import device_of
     src = textwrap.dedent("""\
         import torch
         from nvfuser_direct import FusionDefinition, DataType

@@ -24,7 +24,7 @@ from minimizer.oracle.pool import Pool, Request
 from minimizer.program import parse, static, validity
 from minimizer.program.interpret import FusionError, run
 from minimizer.program.printer import to_source
-from minimizer.reduce.passes.shapes import resize
+from minimizer.program.extents import resize
 
 
 

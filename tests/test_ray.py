@@ -28,7 +28,8 @@ from conftest import CORPUS, ROOT  # noqa: E402
 from minimizer.cli import main  # noqa: E402
 from minimizer.cluster import RayOptions, RayRunner  # noqa: E402
 from minimizer.fuzz.sources import generate   # noqa: E402
-from minimizer.fuzz.campaign.run import CampaignOptions, run_campaign   # noqa: E402
+from minimizer.fuzz.campaign.options import CampaignOptions   # noqa: E402
+from minimizer.fuzz.campaign.run import run_campaign   # noqa: E402
 from minimizer.fuzz.store.findings import Store   # noqa: E402
 from minimizer.oracle.runners import Runner  # noqa: E402
 from minimizer.program import to_source  # noqa: E402

@@ -92,9 +92,9 @@ class Gen:
 
     ``write(B, name, x, P, force)`` writes the call, defined in the op's family module beside
     it (one function per kind of op; the fuzzer keeps no per-op branch). It appends to the
-    fuzzer's ``strategies.Builder`` ``B`` (``B.op(name, args, kwargs, bcast=, n_out=, full=)``,
+    fuzzer's ``builder.Builder`` ``B`` (``B.op(name, args, kwargs, bcast=, n_out=, full=)``,
     ``B.const``, ``B.const_for``, ``B.partner(x, P, pred)``, ``B.max_rank``) for the operand
-    ``x`` (a ``strategies.Value``: ``name``, ``shape``, ``dtype``, ``cat``, ``bcast``, ``full``,
+    ``x`` (a ``builder.Value``: ``name``, ``shape``, ``dtype``, ``cat``, ``bcast``, ``full``,
     ``meta``, ``broadcasts_with``), every choice drawn from ``P`` (``P(n)``, ``P.flag(pct)``,
     ``P.perm(n)``: 0 is the simplest). It returns False when ``x`` does not suit the op; with
     ``force`` (the op asked for by name, ``op_calls``) it must not write another op instead."""

@@ -10,8 +10,9 @@ duplicated branch, a cut sub-graph). A mutation only *proposes*: ``apply`` keeps
 the static check accepts it, the rules of ``program.validity`` included (an invalid mutation is
 discarded, never a finding), so each mutation can be a plain description of its edit; those that
 would often break a rule (a dtype changed under an aliased write) stay away from it. The edits are the program model's (``program.edits``,
-``program.variants``) and the reduction passes' (``reduce.passes``: resizing every use of an
-extent, declaring an input from a meta tensor, cutting a region to inputs) — one home each.
+``program.variants``), and those the reduction's passes are built from too (``program.extents``:
+resizing every use of an extent; ``program.declare``: declaring an input from a meta tensor;
+``program.cuts``: cutting outputs, at an intermediate, a region to inputs) — one home each.
 """
 from __future__ import annotations
 
@@ -23,10 +24,9 @@ from hypothesis import strategies as st
 from ... import dtypes
 from ...model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
 from ...ops.registry import CATALOG, lookup
-from ...program import edits, validity, variants
-from ...reduce.passes import CutAtIntermediate, DropOutputs, ValueToInput
-from ...reduce.passes.common import bcast_flags, tensor_input
-from ...reduce.passes.shapes import resize, sites
+from ...program import cuts, edits, validity, variants
+from ...program.declare import bcast_flags, tensor_input
+from ...program.extents import resize, sites
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 #: how many mutations a seeded program gets (the first is what Hypothesis would shrink towards)
@@ -348,9 +348,10 @@ def duplicate_branch(data, p, info):
 def cut(data, p, info):
     """A sub-graph cut out: a reduction pass's candidate (outputs dropped, the fusion cut at an
     intermediate, a region made inputs), so a 200-op seed also yields its smaller pieces."""
-    pas = data.draw(st.sampled_from([DropOutputs(), CutAtIntermediate(), ValueToInput()]), label="cut")
+    made = data.draw(st.sampled_from([cuts.dropped_outputs, cuts.cuts_at_intermediates, cuts.values_to_inputs]),
+                     label="cut")
     cands = []
-    for _, c in pas.candidates(p, info):
+    for _, c in made(p, info):
         cands.append(c)
         if len(cands) >= 8:
             break
