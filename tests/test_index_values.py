@@ -27,8 +27,8 @@ from minimizer.oracle.session import Session, Verdict
 from minimizer.program import edits, parse, static, to_source, validity
 from minimizer.program.printer import render_input
 from minimizer.reduce.passes import ShrinkShapes, ValueToInput
-from minimizer.reduce.passes.common import tensor_input
-from minimizer.reduce.passes.shapes import resize
+from minimizer.program.declare import tensor_input
+from minimizer.program.extents import resize
 
 SCATTER = os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py")
 EMBEDDING = os.path.join(ROOT, "corpus", "legacy_index_embedding.py")

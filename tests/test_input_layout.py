@@ -79,8 +79,8 @@ def test_an_empty_input_keeps_stride_0_at_its_expanded_dim():
     script keep stride 0 there."""
     from minimizer.program import to_source
     from minimizer.program.printer import render_input
-    from minimizer.reduce.passes.common import tensor_input
-    from minimizer.reduce.passes.shapes import resize
+    from minimizer.program.declare import tensor_input
+    from minimizer.program.extents import resize
     p = parse(EMPTY_EXPANDED)
     assert p.inputs[0].strides == (0, 1)
     q = resize(p, 3, 2)
