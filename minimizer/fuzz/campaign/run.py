@@ -35,8 +35,11 @@ from ...oracle.session import Candidate, Session, Verdict, chain
 from ..buglist import page as buglist
 from ..filing.standalone import local_paths
 from ..filing.filing import failed, file_bucket_dir, refile, write_filed
-from ..store.findings import Progress, Store, bucket_property, reduced_script, rekey_minimized
+from ..store.progress import Progress
+from ..store.store import Store, reduced_script
 from ..judging.oracles import ORACLES, run_oracles
+from ..judging.property import bucket_property
+from ..judging.today import rekey_minimized
 from ..store.record import Bucket, Reduction, StandaloneRun
 from ..sources.strategies import covered_ops
 
@@ -558,7 +561,7 @@ class _Campaign:
                     result = {"error": f"{type(err).__name__}: {err}"}
                 bid = m.id if (m := store.meta(key)) is not None else key
                 apply_reduction(store, key, result)
-                self.s.minimized.append(key)
+                self.s.minimized.append(str(key))
                 self.status.note(f"fmin: {len(self.s.minimized)} of {len(todo)} done: {filed_words(bid, result)}")
                 for n in self.s.new:
                     if n.bucket.key == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
@@ -634,9 +637,10 @@ def generator_finding(err: Exception, seed: int, k: int):
     """A chunk the strategies could not build: bucketed by exception type and its message with
     numbers masked (the same generator bug on other shapes is one bucket)."""
     import re
-    from ..judging.oracles import Finding
+    from ..store.finding import Finding
+    from ..store.key import GENERATOR, BucketKey
     msg = re.sub(r"\d+", "N", str(err).splitlines()[0] if str(err) else "")[:160]
-    return Finding("generator", "fmin", f"fmin generator {type(err).__name__}: {msg}",
+    return Finding("generator", "fmin", BucketKey(GENERATOR, "fmin", cause=f"{type(err).__name__}: {msg}"),
                    f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
 
 
@@ -769,7 +773,7 @@ def recheck(opt: CampaignOptions, runner: Runner | None = None) -> list[dict]:
             with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
                 filed = {"text": f.read(), "expect": m.attachment.expect}
         outcome = store.outcome(m.key)
-        return {"id": m.id, "key": m.key, "script": name, "text": text, "path": path, "kind": m.kind,
+        return {"id": m.id, "key": str(m.key), "script": name, "text": text, "path": path, "kind": m.kind,
                 "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
 
     runner = runner if runner is not None else LocalRunner(opt)
