@@ -569,7 +569,7 @@ def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
     there must not resume from an attachment), report.md's section replaced on a second filing."""
     from minimizer.fuzz.filing.filing import write_filed
-    from minimizer.fuzz.store.findings import reduced_script
+    from minimizer.fuzz.store.store import reduced_script
     (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
     (tmp_path / "state.json").write_text("{}")
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)

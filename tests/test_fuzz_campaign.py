@@ -15,8 +15,10 @@ import torch
 
 from conftest import ROOT
 from minimizer.fuzz.sources import generate
-from minimizer.fuzz.store.findings import Store, bucket_id, merge
-from minimizer.fuzz.judging.oracles import Finding, run_oracles
+from minimizer.fuzz.judging.today import merge
+from minimizer.fuzz.judging.oracles import run_oracles
+from minimizer.fuzz.store.finding import Finding
+from minimizer.fuzz.store.store import Store, bucket_id
 from minimizer.fuzz.store.record import Bucket, Reduction, StandaloneRun
 from minimizer.oracle import Outcome
 from minimizer.oracle.context import RunContext
@@ -181,7 +183,7 @@ def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
     """Two corpora minimized one bucket each; the campaign's copy was run standalone and showed the
     bug, the corpus's was never run: the merged bucket files the shown one (a maintainer runs it
     first), whichever has fewer ops, and counts both."""
-    from minimizer.fuzz.store.findings import merge
+    from minimizer.fuzz.judging.today import merge
     f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
     old, new = Store(str(tmp_path / "old")), Store(str(tmp_path / "new"))
     for store, script, red, standalone in ((old, "old repro", 2, None),
@@ -202,7 +204,7 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     """A wrong-value bucket is reduced under ``--mismatch values`` (also one stored before flags
     said so: read from its words), a failure under its recorded signature (never under what a
     replay shows: a failure that no longer happens would make a passing run the property)."""
-    from minimizer.fuzz.store.findings import bucket_property, differs
+    from minimizer.fuzz.judging.property import bucket_property, differs
     old_dtype = Bucket(kind="mismatch", key="nvfuser mismatch bitwise_and -> bool", flags={"mismatch": True},
                        words="nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]")
     assert differs(old_dtype) == "dtype"
@@ -278,7 +280,7 @@ def test_a_re_keyed_bucket_keeps_its_id_and_its_attachment_names_the_bucket_it_i
 def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
     """Found as a wrong ``sub`` and a wrong ``mul`` of two generated programs, both minimized to a
     half ``cumprod`` feeding a ``sub``: one bucket once re-keyed from the minimal repros."""
-    from minimizer.fuzz.store.findings import rekey_minimized
+    from minimizer.fuzz.judging.today import rekey_minimized
     st = Store(str(tmp_path))
     repro = TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.sub(fd.ops.cumprod(tv0, dim=0), tv1)")
     keys = []
@@ -687,7 +689,7 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     killed while writing it) is ignored; a record of other generation settings is refused."""
     from minimizer.errors import UsageError
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Progress
+    from minimizer.fuzz.store.progress import Progress
 
     def run(n, **kw):
         return campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=n,

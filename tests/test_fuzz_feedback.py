@@ -159,8 +159,9 @@ def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_s
     the program's ancestry (whose id rebuilds it), under the bug list's Segmentation differences."""
     from minimizer.fuzz.buglist import page as buglist
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.store import Store
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     base = seeded.program_for("5.0.3", SMALL)
     e = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.1")
     assert e is not None and e.id == "5.0.3+5.4.1"

@@ -126,7 +126,7 @@ def test_unreadable_seeds_are_reported_with_where_and_a_missing_folder_is_a_usag
 def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     from minimizer.fuzz.buglist import page as buglist
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
+    from minimizer.fuzz.store.store import Store
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "index_range.py").write_text(INDEX_OUT_OF_RANGE)
     s = campaign.run_campaign(campaign.CampaignOptions(
@@ -148,7 +148,8 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
 
 def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
     from minimizer.fuzz.sources.generate import Example
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     a = Outcome("ok", "nvfuser", segments=5, schedulers=["pointwise"] * 4 + ["no_op"], graph={"segments": []})
     b = Outcome("ok", "nvfuser", segments=8, schedulers=["pointwise"] * 5 + ["no_op"] * 3, graph={"segments": [{"scheduler": "no_op", "kernel": False}]})
     f = Finding("order-dependent", "nvfuser", "nvfuser order-dependent segmentation changes (no_op, pointwise)",

@@ -14,9 +14,12 @@ from minimizer.backends import nvfuser
 from minimizer.backends.nvfuser_log import fusion_inputs
 from minimizer.fuzz.campaign.run import apply_reduction
 from minimizer.fuzz.store import record
-from minimizer.fuzz.store.findings import Store, bucket_id, merge, merge_equal_programs, rekey
+from minimizer.fuzz.judging.today import TODAY, merge, rekey
+from minimizer.fuzz.store.rekey import merge_equal_programs
+from minimizer.fuzz.store.store import Store, bucket_id
 from minimizer.fuzz.judging.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
-from minimizer.fuzz.judging.oracles import Finding, _failure, failure_owner
+from minimizer.fuzz.judging.oracles import _failure, failure_owner
+from minimizer.fuzz.store.finding import Finding
 from minimizer.oracle import Outcome
 from minimizer.oracle.checks import Failure
 from minimizer.oracle.rootcause import rootcause
