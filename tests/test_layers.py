@@ -184,3 +184,20 @@ def test_the_circle_finder_sees_circles_at_any_depth(tmp_path):
         (tmp_path / rel).write_text(text)
     found = circles(module_graph(tmp_path / "pkg"))
     assert sorted(found) == [["pkg.a.b", "pkg.c.d"], ["pkg.e", "pkg.f"], ["pkg.g", "pkg.h"], ["pkg.j", "pkg.j.k"]]
+
+
+# ---------------------------------------------------------------- the store is the fuzzer's lowest layer
+#: the fuzz subpackages above the store: judging keys findings, the rest files, lists and runs them
+ABOVE_THE_STORE = ("sources", "judging", "filing", "buglist", "campaign")
+
+
+def test_store_imports_no_judging():
+    """``minimizer.fuzz.store`` (a bucket's record and key, the store, merging, re-keying's
+    mechanics) imports nothing of the fuzz subpackages above it: re-keying is handed today's rules
+    (``judging.today``), a finding is the store's own type (``store.finding``)."""
+    graph = module_graph()
+    store = {m for m in graph if m.startswith("minimizer.fuzz.store")}
+    assert "minimizer.fuzz.store.store" in store and "minimizer.fuzz.store.record" in store   # the reader sees it
+    up = sorted(f"{m} -> {t}" for m in store for t in graph[m]
+                if any(t == f"minimizer.fuzz.{p}" or t.startswith(f"minimizer.fuzz.{p}.") for p in ABOVE_THE_STORE))
+    assert not up, "the store imports from above it:\n" + "\n".join(up)
