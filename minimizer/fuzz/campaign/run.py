@@ -1,5 +1,5 @@
 """``fmin fuzz``: a campaign. Generate programs chunk by chunk (``generate``), judge each with the
-oracles on the worker pools (``oracles``), bucket the findings into the corpus (``findings``),
+oracles on the worker pools (``oracles``), bucket the findings into the corpus (``store``),
 minimize each new bucket with the reducer, and summarize (table, JSON, JUnit XML).
 
 Programs are judged ``jobs`` at a time, but their results are taken in example order, so which
@@ -8,7 +8,7 @@ and judging; minimizing the new buckets comes after, each bounded by ``minimize_
 
 Where programs are judged and buckets reduced is a *runner*: ``LocalRunner`` (this machine's warm
 pools) or ``cluster.RayRunner`` (one actor per worker slot on a Ray cluster). Generation, the
-order results are taken in, bucketing, the corpus, the progress record (``findings.Progress``,
+order results are taken in, bucketing, the corpus, the progress record (``store.progress``,
 for resuming a killed campaign) and the reports are this module's, whichever runner it is.
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ class CampaignOptions:
     minimize_budget: float | None = None     # seconds for all minimizations of a campaign
     seeds: tuple[str, ...] = ()   # --seeds: mutate these folders' fusions instead of generating (``seeded``)
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
-    #                               judged; False: record it, starting over (``findings.Progress``)
+    #                               judged; False: record it, starting over (``store.progress``)
     feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
 
 
@@ -681,7 +681,7 @@ def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, o
 
 def minimized_outcome(out: str, pool, ctx: RunContext) -> None:
     """The minimal repro's own run, as ``outcome.min.json`` beside it: what the attached script
-    does as written, and what the bucket is re-keyed from (``findings.rekey_minimized``)."""
+    does as written, and what the bucket is re-keyed from (``judging.today.rekey_minimized``)."""
     path = os.path.join(out, "repro.min.py")
     if pool is None or not os.path.exists(path):
         return

@@ -21,7 +21,7 @@
   its own kind, keyed by which schedulers' counts change.
 
 A bucket keeps its identity when its key changes (it is minimized, or fmin learns a rule): its
-directory is its first key's, later keys are its aliases (``findings.Store``). Two minimized
+directory is its first key's, later keys are its aliases (``store.Store``). Two minimized
 buckets whose repros are one program up to names, sizes and dtypes (``canonical_form``) are one
 bucket.
 

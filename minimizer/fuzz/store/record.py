@@ -210,7 +210,7 @@ _ALWAYS = ("id", "kind", "owner", "key", "key_record", "words", "flags", "backen
            "count", "first_seen", "environment", "generator", "minimized")
 #: what a bucket counts over its examples (``keys.traits``, a seeded example's seed file)
 TRAITS = ("dtypes", "ranks", "seeds")
-#: marks a finding puts on its bucket (``oracles.Finding.marks``)
+#: marks a finding puts on its bucket (``finding.Finding.marks``)
 MARKS = ("layout_dependent", "order_dependent", "segment_graphs", "ancestry")
 #: marks of the example that opened the bucket: a later example's does not replace them
 FIRST_MARKS = ("ancestry",)
@@ -218,8 +218,8 @@ FIRST_MARKS = ("ancestry",)
 
 @dataclass
 class Bucket:
-    """One bucket of the findings corpus (``findings.Store``), as its ``finding.json`` records it."""
-    id: str = ""                             # ``findings.bucket_id(key)``: the directory's name
+    """One bucket of the findings corpus (``store.Store``), as its ``finding.json`` records it."""
+    id: str = ""                             # ``store.bucket_id(key)``: the directory's name
     kind: str = ""                           # failure | mismatch | order-dependent | layout-dependent | generator
     owner: str = ""                          # "fmin" or the backend's name
     key: BucketKey = field(default_factory=BucketKey)   # the root cause (``judging.keys``), as a record
