@@ -107,7 +107,8 @@ def test_a_wrong_result_is_placed_by_the_op_its_key_names():
     def where(label, **parts):
         key = BucketKey(MISMATCH, label, **parts)
         return str(key), buglist.where_and_message(Bucket(kind="mismatch", key=key, words=""))[0]
-    assert where("inductor", difference="values", ops=["relu"]) == ("inductor mismatch values: relu", "output of `relu`")
+    assert where("inductor", difference="values", ops=["relu"]) == \
+        ("inductor mismatch values: relu", "output of `relu`")
     assert where("nvfuser", difference="dtype", detail="int for int", ops=["welford"]) == \
         ("nvfuser mismatch dtype (int for int): welford", "output of `welford`")
     assert where("nvfuser", difference="values", ops=["broadcast_in_dim", "prod", "sign"]) == \
