@@ -25,7 +25,8 @@ _ENDS = re.compile(r"(?: \(breaks (?P<rules>[^)]*)\))?(?: -> (?P<dtype>\S+))?$")
 _CHANGES = re.compile(r"^(?P<label>\S+) (?P<variant>order|layout)-dependent segmentation changes \((?P<names>[^)]*)\)$")
 _SEEDED = re.compile(r"^(?P<label>\S+) segmentation depends on the input (?P<variant>order|layout) "
                      r"\((?P<names>[^)]*)\)$")
-_OUTCOME_CHANGE = re.compile(r"^(?P<label>\S+) (?P<variant>order|layout)-dependent .* -> (?P<status>\w+) `(?P<sig>.*)`$")
+_OUTCOME_CHANGE = re.compile(r"^(?P<label>\S+) (?P<variant>order|layout)-dependent .* "
+                             r"-> (?P<status>\w+) `(?P<sig>.*)`$")
 _GENERATOR = re.compile(r"^(?P<label>\S+) generator (?P<cause>.*)$", re.S)
 
 

@@ -13,8 +13,8 @@ class Progress:
     stopped: ``<corpus>/campaign-<backend>-<device>-<seed>-<i>of<n>.jsonl``. Its first line holds
     the generation settings (an example id means a program only under them); then one line per
     judged example (``{"id": ..., "h": the text's key}``, ``oracle.session.text_key``: a resumed
-    campaign's ``Session`` knows them, so a duplicate of a judged program is skipped), written after the example's findings are
-    stored, and one per chunk whose every program was judged (``{"chunk": k}``: a resumed
+    campaign's ``Session`` knows them, so a duplicate of a judged program is skipped), written
+    after the example's findings are stored, and one per chunk whose every program was judged (``{"chunk": k}``: a resumed
     campaign does not even regenerate it). Lines are appended as the campaign goes: a killed
     driver loses at most the line it was writing (a torn last line is cut off), so an example is
     judged again only if it was killed between storing its findings and recording it.

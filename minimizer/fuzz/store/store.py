@@ -1,12 +1,12 @@
-"""The findings corpus: one directory per bucket, ``<corpus>/<bucket id>/``, and the ``Store`` that files into it.
+"""The findings corpus, one directory per bucket (``<corpus>/<bucket id>/``), and the ``Store`` that files into it.
 
 A bucket is one root cause as far as fmin can tell: its key (``key.BucketKey``, made by
-``judging.keys``) is a failure's root cause
-(where the error is raised and its message's template) with the backend and status, or for a
-wrong result the kind of difference and the program's ops, or for a segmentation change the
-schedulers it moves. The id is a hash of the key's text, so the same bug gets the same directory on
-every machine and shard, and merging corpora from a CI matrix is a union of directories
-followed by a re-key (``merge.union``, ``judging.today.merge``).
+``judging.keys``) is a failure's root cause (where the error is raised and its message's
+template) with the backend and status, or for a wrong result the kind of difference and the
+program's ops, or for a segmentation change the schedulers it moves. The id is a hash of the
+key's text, so the same bug gets the same directory on every machine and shard, and merging
+corpora from a CI matrix is a union of directories followed by a re-key (``merge.union``, then
+``judging.today.merge``).
 
 A bucket directory holds ``finding.json`` (key, kind, owner, backend, first example id, every
 example id seen and the count, the dtypes and ranks of its examples' inputs, the keys it absorbed
@@ -16,21 +16,20 @@ runnable: for such a failure the failing variant), ``outcome.json``, and once mi
 ``reduced.py`` (the reducer's result), ``repro.min.py`` (the attachment filed from it,
 ``filing``: what a maintainer runs), ``report.md`` and ``report.json``, and ``outcome.min.json``
 (the reduced script's own run); ``finding.json`` then also records the attachment and its
-standalone run. A known bucket is counted, never
-re-minimized. A bucket whose original no longer shows the finding when the reducer replays it
-(fixed in the backend, or a rule of fmin's reference corrected since) is marked ``stale`` with the
-reason and the environment of that replay, and kept: its history is part of the record. A stale
-bucket that a campaign meets again is not stale any more (``recurred`` says when).
+standalone run. A known bucket is counted, never re-minimized. A bucket whose original no longer
+shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
+reference corrected since) is marked ``stale`` with the reason and the environment of that
+replay, and kept: its history is part of the record. A stale bucket that a campaign meets again
+is not stale any more (``recurred`` says when).
 
 Keys change when fmin learns what makes two findings one bug, and when a bucket is minimized (a
 wrong result's key names the minimized program's ops). A bucket keeps its identity through that:
 its id (its directory) is its first key's, and the keys it had since are its aliases
-(``old_keys``, texts), so a bucket minimized is the bucket it was, not a new one. ``rekey`` re-derives
-every bucket's key from what the corpus stores and merges the buckets whose keys coincide, and
-the minimized buckets whose repros are one program up to names, sizes and dtypes
-(``keys.canonical_form``); a merge keeps the id of the bucket seen first. A bucket answers to
-the keys it absorbed too (``Store.resolve``), so a campaign that meets a finding under an old
-key counts it in the bucket that holds it now.
+(``old_keys``, texts), so a bucket minimized is the bucket it was, not a new one. Re-keying
+(``rekey``, with judging's rules) moves a bucket to its new key (``Store.move``) and merges the
+buckets whose keys coincide (``Store.absorb``); a merge keeps the id of the bucket seen first. A
+bucket answers to the keys it absorbed too (``Store.resolve``), so a campaign that meets a
+finding under an old key counts it in the bucket that holds it now.
 """
 from __future__ import annotations
 
