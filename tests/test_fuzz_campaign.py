@@ -620,7 +620,7 @@ _CHUNKS_HASH = """
 import hashlib, importlib, sys
 for m in sys.argv[1:]:
     importlib.import_module(m)
-from minimizer.fuzz import generate
+from minimizer.fuzz.sources import generate
 from minimizer.program import to_source
 print(hashlib.sha256("".join(to_source(e.program) for k in range(12) for e in generate.chunk(2031, k)).encode()).hexdigest())
 """
