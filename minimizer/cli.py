@@ -750,7 +750,8 @@ def _replay(args, ctx, oracles) -> int:
 
 
 def cmd_merge(args) -> int:
-    from .fuzz.store.findings import bucket_id, merge
+    from .fuzz.judging.today import merge
+    from .fuzz.store.store import bucket_id
     for d in args.sources:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")

@@ -29,6 +29,7 @@ from minimizer.backends import nvfuser
 from minimizer.fuzz.filing import attachment, plain_check, standalone
 from minimizer.fuzz.sources import generate
 from minimizer.fuzz.store import record
+from minimizer.fuzz.store.key import FAILURE, MISMATCH, BucketKey
 from minimizer.fuzz.store.record import Bucket
 from minimizer.model import TensorArg
 from minimizer.ops import CATALOG, Ctx
@@ -319,7 +320,7 @@ ENV = {"backend": "nvfuser", "device": "cuda", "torch": "2.11.0+cu130", "gpu": "
        "options": {"NVFUSER_DUMP": "segmented_fusion", "NVFUSER_DISABLE": "parallel_compile"}}
 
 
-def _meta(kind, flags, key="k", words="w"):
+def _meta(kind, flags, key=BucketKey(verbatim="k"), words="w"):
     return Bucket(id="b0", kind=kind, owner="nvfuser", key=key, words=words, flags=flags, environment=ENV)
 
 
@@ -414,7 +415,8 @@ def test_the_segmentation_script_prints_both_graphs_and_fails_when_they_differ(t
 
 
 def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program():
-    meta = _meta("mismatch", {"mismatch": "values"}, key="nvfuser mismatch add -> float32")
+    meta = _meta("mismatch", {"mismatch": "values"},
+                 key=BucketKey(MISMATCH, "nvfuser", ops=("add",), output_dtype="float32"))
     att = attachment.build(_reduced(), "r.py", meta, None)
     assert att.expect == {"kind": "mismatch", "differs": "values"}
     assert parse(att.text).stmts == parse(_reduced()).stmts      # fmin reads the attachment as the fusion
@@ -428,7 +430,7 @@ def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program()
 
 def test_a_failure_is_filed_as_reduced_and_must_fail_with_its_recorded_signature():
     sig = "nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: x"
-    att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=f"nvfuser error {sig}"),
+    att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=BucketKey(FAILURE, "nvfuser", "error", sig)),
                            {"status": "error", "signature": sig})
     assert att.expect == {"kind": "failure", "status": "error", "signature": sig, "key": sig}
     assert parse(att.text).stmts == parse(_reduced()).stmts and "check_against_eager" not in att.text
@@ -449,7 +451,8 @@ def test_the_header_describes_the_minimized_script_and_no_machine_path():
     cause instead, and the reducer's command line loses the directories of this machine."""
     text = repro_header(ENV, "fmin fuzz --corpus /tmp/fmin-h200/seeded --summary /root/out/s.json", "p") \
         + ONE_INPUT.replace("{op}", "add")
-    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"}, key="nvfuser mismatch values: add",
+    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"},
+                                               key=BucketKey(MISMATCH, "nvfuser", difference="values", ops=("add",)),
                                                words="output 2 (bfloat16[4, 8, 64]): 2048 of 2048 differ"), None)
     head = reports.split_header(att.text)[0]
     assert "# finding: mismatch (nvfuser), bucket b0: nvfuser mismatch values: add" in head
@@ -506,7 +509,8 @@ def test_the_check_runs_standalone_and_is_skipped_inside_fmin(tmp_path):
     the eager side tampered (what a wrong result looks like from the check's side) the standalone
     run fails with the check's AssertionError — and ``fmin check`` on the same text still sees the
     fusion run ok (its workers skip the check)."""
-    meta = _meta("mismatch", {"mismatch": "values"}, key="reference mismatch add -> float32")
+    meta = _meta("mismatch", {"mismatch": "values"},
+                 key=BucketKey(MISMATCH, "reference", ops=("add",), output_dtype="float32"))
     att = attachment.build(_reduced(), "r.py", meta, None)
     head, tail = att.text.split("def eager_reference", 1)
     tampered = head + "def eager_reference" + tail.replace("torch.ops.aten.add.Tensor(", "torch.ops.aten.sub.Tensor(")
@@ -641,7 +645,7 @@ def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
     there must not resume from an attachment), report.md's section replaced on a second filing."""
     from minimizer.fuzz.filing.filing import write_filed
-    from minimizer.fuzz.store.findings import reduced_script
+    from minimizer.fuzz.store.store import reduced_script
     (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
     (tmp_path / "state.json").write_text("{}")
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)

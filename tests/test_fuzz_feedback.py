@@ -162,26 +162,30 @@ def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_s
     from minimizer.fuzz.buglist import page as buglist
     from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.store import Store
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     base = seeded.program_for("5.0.3", SMALL)
     e = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.1")
     assert e is not None and e.id == "5.0.3+5.4.1"
     a = Outcome("ok", "nvfuser", segments=2, schedulers=["reduction", "pointwise"], graph={"segments": []},
                 decisions=["segments:2"])
     b = Outcome("ok", "nvfuser", segments=1, schedulers=["inner_persistent"], graph={"segments": []})
-    f = Finding("order-dependent", "nvfuser", "k", "permutation [1, 0]", {"order_dependent": True}, b,
+    from minimizer.fuzz.store.key import SEGMENTATION, BucketKey
+    changes = BucketKey(SEGMENTATION, "nvfuser", variant="order",
+                        schedulers=("inner_persistent", "pointwise", "reduction"))
+    f = Finding("order-dependent", "nvfuser", changes, "permutation [1, 0]", {"order_dependent": True}, b,
                 marks={"order_dependent": True})
     run = campaign._Campaign(CampaignOptions(corpus=str(tmp_path / "c"), seeds=SMALL, feedback=True))
     run.count(e, to_source(e.program), Judged(a, [f]))
     (m,) = Store(str(tmp_path / "c")).buckets()
     assert m.first_example == e.id and m.ancestry["seed_file"] == e.seed_file
     assert [x["id"] for x in m.ancestry["chain"]] == ["5.0.3", "5.4.1"]
-    assert m.segment_graphs["segments"] == [2, 1] and "segmentation depends on the input order" in m.key
+    assert m.segment_graphs["segments"] == [2, 1] and "segmentation depends on the input order" in str(m.key)
     assert run.queue.entries and run.s.queue[0]["id"] == e.id   # its decisions were new: queued
     # another example of the bucket keeps the opening one's ancestry
     e2 = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.2")
-    run.count(e2, to_source(e2.program), Judged(a, [Finding("order-dependent", "nvfuser", "k", "w", {}, b)]))
+    run.count(e2, to_source(e2.program), Judged(a, [Finding("order-dependent", "nvfuser", changes, "w", {}, b)]))
     (m,) = Store(str(tmp_path / "c")).buckets()
     assert m.count == 2 and [x["id"] for x in m.ancestry["chain"]] == ["5.0.3", "5.4.1"]
     md = open(buglist.write(str(tmp_path / "c")), encoding="utf-8").read()

@@ -129,7 +129,7 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     from minimizer.fuzz.buglist import page as buglist
     from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
+    from minimizer.fuzz.store.store import Store
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "index_range.py").write_text(INDEX_OUT_OF_RANGE)
     s = campaign.run_campaign(CampaignOptions(
@@ -151,22 +151,27 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
 
 def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
     from minimizer.fuzz.sources.generate import Example
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     a = Outcome("ok", "nvfuser", segments=5, schedulers=["pointwise"] * 4 + ["no_op"], graph={"segments": []})
     b = Outcome("ok", "nvfuser", segments=8, schedulers=["pointwise"] * 5 + ["no_op"] * 3, graph={"segments": [{"scheduler": "no_op", "kernel": False}]})
-    f = Finding("order-dependent", "nvfuser", "nvfuser order-dependent segmentation changes (no_op, pointwise)",
+    from minimizer.fuzz.store.key import FAILURE, SEGMENTATION, BucketKey
+    changes = BucketKey(SEGMENTATION, "nvfuser", variant="order", schedulers=("no_op", "pointwise"))
+    assert str(changes) == "nvfuser order-dependent segmentation changes (no_op, pointwise)"
+    f = Finding("order-dependent", "nvfuser", changes,
                 "permutation [1, 0]", {"order_dependent": True}, b, marks={"order_dependent": True})
     prog = seeded.load(DIRS).seeds[0].program
     (g,) = seeded.findings_of(seeded.SeededExample("0.0.0", prog, "rope.py", ("order",)), Judged(a, [f]), "nvfuser")
-    assert g.key == "nvfuser segmentation depends on the input order (no_op, pointwise)"
+    assert str(g.key) == "nvfuser segmentation depends on the input order (no_op, pointwise)" and g.key.seeded
     assert g.found_as == "segmentation" and g.kind == "order-dependent"   # reduced and filed as order findings are
     assert g.marks["segment_graphs"]["segments"] == [5, 8] and g.traits["seeds"] == ["rope.py"]
     assert g.words.startswith("as seeded: 5 segments [no_op, pointwise×4]; varied: 0 kernels + 1 no_op")
-    same = Finding("layout-dependent", "nvfuser", "k", "w", {}, Outcome("error", "nvfuser", signature="x"))
-    assert seeded.as_segmentation(same, a, "nvfuser").key == "k"    # a failing variant stays a failure
+    k = BucketKey(FAILURE, "nvfuser", "error", "x")
+    same = Finding("layout-dependent", "nvfuser", k, "w", {}, Outcome("error", "nvfuser", signature="x"))
+    assert seeded.as_segmentation(same, a, "nvfuser").key == k    # a failing variant stays a failure
     # a generated program's findings are untouched
-    f2 = Finding("order-dependent", "nvfuser", "k2", "w", {}, b)
-    assert seeded.findings_of(Example("0.0.0", prog), Judged(a, [f2]), "nvfuser")[0].key == "k2"
+    f2 = Finding("order-dependent", "nvfuser", changes, "w", {}, b)
+    assert seeded.findings_of(Example("0.0.0", prog), Judged(a, [f2]), "nvfuser")[0].key == changes
     json.dumps(g.marks)
 
 

@@ -200,14 +200,8 @@ def test_the_circle_finder_sees_circles_at_any_depth(tmp_path):
 #:   campaign  store, sources, judging, filing, buglist
 FUZZ_LAYERS = ["store", "sources", "judging", "filing", "buglist", "campaign"]
 
-#: imports against ``FUZZ_LAYERS`` known and on their way out: the judging half of
-#: ``store/findings.py`` (re-keying, merging by root cause) is moving into ``judging/``.
-#: removed when store no longer imports judging
-KNOWN_UPWARD = {
-    ("minimizer.fuzz.store.findings", "minimizer.fuzz.judging.keys"),
-    ("minimizer.fuzz.store.findings", "minimizer.fuzz.judging.oracles"),
-    ("minimizer.fuzz.store.findings", "minimizer.fuzz.sources.generate"),
-}
+#: imports against ``FUZZ_LAYERS`` allowed for now: none (the store imports nothing above it)
+KNOWN_UPWARD: set = set()
 
 
 def _fuzz_stage(module: str) -> str | None:
@@ -258,7 +252,7 @@ def test_the_fuzz_path_reader_sees_real_edges():
     ones of the fuzz path, and the driver's import of the passes inside ``reduce``."""
     graph = module_graph()
     edges = fuzz_edges(graph)
-    assert ("minimizer.fuzz.campaign.run", "minimizer.fuzz.store.findings") in edges
+    assert ("minimizer.fuzz.campaign.run", "minimizer.fuzz.store.store") in edges
     assert ("minimizer.fuzz.filing.filing", "minimizer.fuzz.store.record") in edges
     assert ("minimizer.fuzz.buglist.page", "minimizer.fuzz.judging.keys") in edges
     assert "minimizer.reduce.passes" in graph["minimizer.reduce.driver"]
@@ -292,3 +286,20 @@ def test_the_fuzz_path_checks_catch_an_arrow_back(tmp_path):
     assert fuzz_upward(graph, known) == ["minimizer.fuzz.store.record -> minimizer.fuzz.buglist.page"]
     assert len(fuzz_upward(graph)) == 2
     assert passes_from_outside(graph) == ["minimizer.fuzz.sources.mutate -> minimizer.reduce.passes.shapes"]
+
+
+# ---------------------------------------------------------------- the store is the fuzzer's lowest layer
+#: the fuzz subpackages above the store: judging keys findings, the rest files, lists and runs them
+ABOVE_THE_STORE = ("sources", "judging", "filing", "buglist", "campaign")
+
+
+def test_store_imports_no_judging():
+    """``minimizer.fuzz.store`` (a bucket's record and key, the store, merging, re-keying's
+    mechanics) imports nothing of the fuzz subpackages above it: re-keying is handed today's rules
+    (``judging.today``), a finding is the store's own type (``store.finding``)."""
+    graph = module_graph()
+    store = {m for m in graph if m.startswith("minimizer.fuzz.store")}
+    assert "minimizer.fuzz.store.store" in store and "minimizer.fuzz.store.record" in store   # the reader sees it
+    up = sorted(f"{m} -> {t}" for m in store for t in graph[m]
+                if any(t == f"minimizer.fuzz.{p}" or t.startswith(f"minimizer.fuzz.{p}.") for p in ABOVE_THE_STORE))
+    assert not up, "the store imports from above it:\n" + "\n".join(up)

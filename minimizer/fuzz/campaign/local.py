@@ -21,7 +21,7 @@ from ..filing.filing import failed, file_bucket_dir, refile
 from ..filing.standalone import local_paths
 from ..judging.oracles import run_oracles
 from ..sources import generate
-from ..store.findings import bucket_property
+from ..judging.property import bucket_property
 from ..store.record import Bucket
 from .options import CampaignOptions, window_for
 

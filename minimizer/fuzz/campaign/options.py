@@ -32,7 +32,7 @@ class CampaignOptions:
     minimize_budget: float | None = None     # seconds for all minimizations of a campaign
     seeds: tuple[str, ...] = ()   # --seeds: mutate these folders' fusions instead of generating (``seeded``)
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
-    #                               judged; False: record it, starting over (``findings.Progress``)
+    #                               judged; False: record it, starting over (``store.progress``)
     feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
 
 

@@ -13,7 +13,8 @@ from ...oracle.session import Candidate, Session, Verdict, chain
 from ...progress import ProgressLine
 from ..buglist import page as buglist
 from ..filing.filing import write_filed
-from ..store.findings import Store, bucket_property, reduced_script
+from ..judging.property import bucket_property
+from ..store.store import Store, reduced_script
 from ..store.record import Bucket, StandaloneRun
 from .local import LocalRunner
 from .options import CampaignOptions
@@ -47,7 +48,7 @@ def recheck(opt: CampaignOptions, runner: Runner | None = None) -> list[dict]:
             with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
                 filed = {"text": f.read(), "expect": m.attachment.expect}
         outcome = store.outcome(m.key)
-        return {"id": m.id, "key": m.key, "script": name, "text": text, "path": path, "kind": m.kind,
+        return {"id": m.id, "key": str(m.key), "script": name, "text": text, "path": path, "kind": m.kind,
                 "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
 
     runner = runner if runner is not None else LocalRunner(opt)

@@ -8,7 +8,7 @@ and judging; minimizing the new buckets comes after, each bounded by ``minimize_
 
 Where programs are judged and buckets reduced is a *runner*: ``local.LocalRunner`` (this machine's
 warm pools) or ``cluster.RayRunner`` (one actor per worker slot on a Ray cluster). Generation, the
-order results are taken in, bucketing, the corpus and the progress record (``findings.Progress``,
+order results are taken in, bucketing, the corpus and the progress record (``store.progress``,
 for resuming a killed campaign) are this module's, whichever runner it is; the reports are
 ``summary``'s and ``--recheck`` is ``recheck``'s.
 """
@@ -27,7 +27,9 @@ from ...program import to_source
 from ...progress import ProgressLine
 from ..buglist import page as buglist
 from ..sources import generate, seeded, seedqueue
-from ..store.findings import Progress, Store, rekey_minimized
+from ..judging.today import rekey_minimized
+from ..store.progress import Progress
+from ..store.store import Store
 from ..store.record import Bucket, Reduction, StandaloneRun
 from .local import LocalRunner
 from .options import CampaignOptions
@@ -364,7 +366,7 @@ class _Campaign:
                     result = {"error": f"{type(err).__name__}: {err}"}
                 bid = m.id if (m := store.meta(key)) is not None else key
                 apply_reduction(store, key, result)
-                self.s.minimized.append(key)
+                self.s.minimized.append(str(key))
                 self.status.note(f"fmin: {len(self.s.minimized)} of {len(todo)} done: {filed_words(bid, result)}")
                 for n in self.s.new:
                     if n.bucket.key == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
@@ -427,9 +429,10 @@ def generator_finding(err: Exception, seed: int, k: int):
     """A chunk the strategies could not build: bucketed by exception type and its message with
     numbers masked (the same generator bug on other shapes is one bucket)."""
     import re
-    from ..judging.oracles import Finding
+    from ..store.finding import Finding
+    from ..store.key import GENERATOR, BucketKey
     msg = re.sub(r"\d+", "N", str(err).splitlines()[0] if str(err) else "")[:160]
-    return Finding("generator", "fmin", f"fmin generator {type(err).__name__}: {msg}",
+    return Finding("generator", "fmin", BucketKey(GENERATOR, "fmin", cause=f"{type(err).__name__}: {msg}"),
                    f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
 
 

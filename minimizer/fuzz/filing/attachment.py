@@ -50,7 +50,7 @@ from ...program import parse, to_source
 from ...program.torch_code import NotPlainTorch
 from ...program.variants import input_names, permute_inputs, relayout
 from . import plain_check
-from ..store.findings import bucket_property, differs
+from ..judging.property import bucket_property, differs
 from ..store.record import Bucket
 from .standalone import SPLITS, local_paths, stated_environment, stated_inductor_config
 

@@ -26,7 +26,7 @@ what gets reduced and attached fails as written.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ... import phases
 from ...backends import RunOptions
@@ -39,6 +39,7 @@ from ...oracle.property import Mismatch, Property, evaluate
 from ...oracle.triage import category, judgeable
 from ...program.variants import permute_inputs
 from ...model import Program, Ref, is_input_decl
+from ..store.finding import Finding
 from .keys import broken_rules, change_key, dimension_error, failure_key, mismatch_key, traits
 
 ORACLES = ("failure", "differential", "order", "layout")
@@ -49,25 +50,6 @@ FMIN_KINDS = {"fmin-translation", "fmin-harness", "fmin-internal", "no-execute"}
 def _not_the_fusions(o: Outcome) -> bool:
     """The script's or the machine's failure (``oracle.triage``): never a finding."""
     return not judgeable(o)
-
-
-@dataclass
-class Finding:
-    kind: str                    # the bucket's: failure | mismatch | order-dependent | layout-dependent
-    owner: str                   # "fmin" or the backend's name
-    key: str                     # bucket: the same key is the same bug (``keys``)
-    words: str                   # one line for people
-    flags: dict = field(default_factory=dict)   # reduce property flags (empty: the default property)
-    outcome: Outcome | None = None
-    found_as: str = ""           # what the oracle found (``layout-dependent`` for a failing relayout); kind if ""
-    marks: dict = field(default_factory=dict)   # bucket marks: {"layout_dependent": True} (its failure needs
-    #                                             another layout than the generated program's)
-    text: str | None = None      # the program that shows it, when not the judged one (a failing variant)
-    traits: dict = field(default_factory=dict)  # ``keys.traits`` of that program: input dtypes and ranks
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "owner": self.owner, "key": self.key, "words": self.words, "flags": self.flags,
-                **self.marks}
 
 
 @dataclass

@@ -43,6 +43,7 @@ from ...program import validity
 from ...program.reader import ending_at_execute, parse_file
 from ...upgrade import upgrade
 from ...harvest import nvfuser_tests
+from ..store.key import SEGMENTATION, BucketKey
 from .generate import CHUNK, Example, chunk_seed, fixed_constants, parse_id
 from .mutate import mutated, trimmed
 
@@ -252,13 +253,13 @@ def program_for(example_id: str, dirs, *, frontend: str | None = None) -> Seeded
     return ex[i]
 
 
-def segmentation_key(backend: str, kind: str, a, b) -> str:
+def segmentation_key(backend: str, kind: str, a, b) -> BucketKey:
     """``<backend> segmentation depends on the input order|layout (<scheduler kinds>)``: the
     scheduler kinds whose kernel counts differ, as ``keys.change_key`` counts them."""
     ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
-    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
+    names = tuple(sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k]))
     what = "order" if kind == "order-dependent" else "layout"
-    return f"{backend} segmentation depends on the input {what} (" + (", ".join(names) or "count") + ")"
+    return BucketKey(SEGMENTATION, backend, variant=what, schedulers=names, seeded=True)
 
 
 def as_segmentation(f, original, backend: str):
