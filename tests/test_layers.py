@@ -254,7 +254,7 @@ def test_the_fuzz_path_reader_sees_real_edges():
     edges = fuzz_edges(graph)
     assert ("minimizer.fuzz.campaign.run", "minimizer.fuzz.store.store") in edges
     assert ("minimizer.fuzz.filing.filing", "minimizer.fuzz.store.record") in edges
-    assert ("minimizer.fuzz.buglist.page", "minimizer.fuzz.judging.keys") in edges
+    assert ("minimizer.fuzz.buglist.page", "minimizer.fuzz.judging.property") in edges
     assert "minimizer.reduce.passes" in graph["minimizer.reduce.driver"]
 
 
