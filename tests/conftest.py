@@ -2,6 +2,8 @@ import glob
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -26,6 +28,30 @@ def _private_hypothesis_storage() -> None:
 
 
 _private_hypothesis_storage()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_workers():
+    """Every pool of the session takes idle warm workers before starting fresh ones
+    (``tests/warm_workers.py``); the idle ones are shut down when the session ends."""
+    from warm_workers import WarmWorkers
+    fresh = os.environ.get("FMIN_TEST_FRESH_WORKERS") == "1"   # keep none: every pool starts its own, as in fmin
+    warm = _WARM[0] = WarmWorkers(per_kind=0, in_all=0) if fresh else WarmWorkers()
+    warm.install()
+    try:
+        yield warm
+    finally:
+        warm.uninstall()
+
+
+_WARM: list = [None]
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many worker processes the session started and how many times a warm one served a
+    new pool instead: the measure of the sharing that does not depend on the machine's load."""
+    if _WARM[0] is not None:
+        terminalreporter.write_line(f"worker processes: {_WARM[0].started} started, {_WARM[0].reused} reused warm")
 
 
 def corpus_scripts():
