@@ -162,18 +162,25 @@ def test_two_reductions_cannot_write_one_out_dir(tmp_path):
 
 def test_rows_are_printed_as_scripts_finish(tmp_path):
     """Issue 15/16: a long batch shows each row as its script finishes, and a run killed half way
-    keeps the rows it printed: the fast script's row is out while the slow one still sleeps."""
-    import time
+    keeps the rows it printed: the fast script's row is out while the slow one still waits (for a
+    gate this test opens only once it has read that row: no clock involved)."""
+    import select
     fast = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
-    slow = tmp_path / "slow.py"
-    slow.write_text(open(fast).read().replace("fd.execute(inputs)", "import time\ntime.sleep(60)\nfd.execute(inputs)"))
+    slow, gate = tmp_path / "slow.py", tmp_path / "gate"
+    slow.write_text(open(fast).read().replace(
+        "fd.execute(inputs)", f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.1)\n"
+                              "fd.execute(inputs)"))
     p = subprocess.Popen([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--device", "cpu",
                           "--jobs", "2", "--json", fast, str(slow)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, cwd=ROOT)
     try:
-        t0 = time.monotonic()
+        ready, _, _ = select.select([p.stdout], [], [], 500)   # a guard against a hang, not a measurement
+        assert ready, "no row while the slow script waits"
         first = p.stdout.readline()
-        assert time.monotonic() - t0 < 55 and json.loads(first)["file"] == fast
+        assert json.loads(first)["file"] == fast and p.poll() is None
+        gate.touch()
+        rest = p.communicate(timeout=500)[0]
+        assert p.returncode == 0 and json.loads(rest.splitlines()[0])["file"] == str(slow)
     finally:
         p.kill()
         p.wait()
