@@ -58,3 +58,28 @@ def corpus_scripts():
     """Every bundled corpus script (findings excluded), sorted."""
     files = sorted(glob.glob(os.path.join(CORPUS, "*.py")) + glob.glob(os.path.join(CORPUS, "seeds", "*.py")))
     return files
+
+
+def fmin_here(capfd, *argv, cwd: str = ROOT):
+    """``python -m minimizer ARGV`` (started in ``cwd``) run as ``cli.main(ARGV)`` in this process:
+    its exit status, stdout and stderr as a ``CompletedProcess``. Scripts still run only in worker
+    processes (warm ones, ``warm_workers``); what is saved is the interpreter and the torch import
+    of a subprocess per command. A usage error's ``SystemExit`` is its status; any other exception
+    escapes into the test, as a traceback would have shown in a subprocess's stderr. For tests
+    that are about the fmin process itself (a signal, what the interpreter prints on exit), start
+    one instead."""
+    import subprocess
+    from minimizer.cli import main
+    capfd.readouterr()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        code = main(list(argv))
+    except SystemExit as e:   # what the interpreter makes of it: an int is the status, anything else is printed
+        code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+        if not isinstance(e.code, int) and e.code is not None:
+            print(e.code, file=sys.stderr)
+    finally:
+        os.chdir(here)
+    out, err = capfd.readouterr()
+    return subprocess.CompletedProcess(["fmin", *argv], code, out, err)
