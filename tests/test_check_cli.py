@@ -1,5 +1,6 @@
-"""``fmin check`` as a user runs it: a subprocess, its output and its exit code (reference backend,
-CPU, so each call costs a worker start and little else)."""
+"""``fmin check`` as a user runs it: its output and its exit code (reference backend, CPU), each
+command through ``cli.main`` in this process (``conftest.fmin_here``: the scripts run in warm
+workers); the streaming of rows as scripts finish is watched on a real ``fmin`` process."""
 import json
 import os
 import subprocess
@@ -7,7 +8,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT, fmin_here
 
 BODY = """
 import torch
@@ -29,13 +30,11 @@ MALFORMED = BODY.replace("fd.ops.neg(T0)", "fd.ops.neg(T0") + "out = fd.execute(
 KEYS = {"file", "status", "signature", "segments", "schedulers", "outputs", "seconds"}
 
 
-def fmin_argv(*args):
+def check_argv(*args):
     backend = [] if "--backend" in args else ["--backend", "reference"]
-    return [sys.executable, "-m", "minimizer", "check", "--device", "cpu", *backend, *args]
+    return ["check", "--device", "cpu", *backend, *args]
 
 
-# Every command line the tests need, started at once (each spends most of its time importing
-# torch in two processes), so the module costs about as much as its slowest call.
 CALLS = {
     "plain": lambda p: ("--json", p["ok"], p["err"]),
     "malformed": lambda p: (p["malformed"], p["ok"]),
@@ -57,16 +56,14 @@ def scripts(tmp_path_factory):
     return paths
 
 
-@pytest.fixture(scope="module")
-def runs(scripts):
-    env = {**os.environ, "PYTHONPATH": ROOT}
-    procs = {k: subprocess.Popen(fmin_argv(*f(scripts)), cwd=ROOT, env=env, text=True,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) for k, f in CALLS.items()}
-    done = {}
-    for k, p in procs.items():
-        out, err = p.communicate(timeout=300)
-        done[k] = subprocess.CompletedProcess(p.args, p.returncode, out, err)
-    return done
+@pytest.fixture
+def runs(scripts, capfd):
+    """``runs[name]``: the ``CALLS[name]`` command's result (run when asked for)."""
+    class Runs(dict):
+        def __missing__(self, k):
+            self[k] = fmin_here(capfd, *check_argv(*CALLS[k](scripts)))
+            return self[k]
+    return Runs()
 
 
 def lines(stdout):
@@ -132,10 +129,9 @@ def test_property_holds_exit_0_text(runs):
     assert len(rows) == 2 and all(lines[k + 1].strip() == "property holds" for k in rows)
 
 
-def test_bad_flags_and_paths_exit_2_without_a_traceback(tmp_path):
+def test_bad_flags_and_paths_exit_2_without_a_traceback(tmp_path, capfd):
     """Issue 16: flag validation, unusable --out / -o, and the lock on --out."""
     script = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
-    fmin = [sys.executable, "-m", "minimizer"]
     (tmp_path / "afile").write_text("")
     cases = [(["fuzz", "--max-examples", "-5"], ">= 0"),
              (["fuzz", "--max-ops", "0"], ">= 1"),
@@ -144,7 +140,7 @@ def test_bad_flags_and_paths_exit_2_without_a_traceback(tmp_path):
               "exists and is not a directory"),
              (["upgrade", script, "-o", "/proc/fmin-nowhere.py"], "/proc/fmin-nowhere.py")]
     for argv, words in cases:
-        r = subprocess.run(fmin + argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+        r = fmin_here(capfd, *argv)
         assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (argv, r.stderr)
 
 
@@ -162,36 +158,41 @@ def test_two_reductions_cannot_write_one_out_dir(tmp_path):
 
 def test_rows_are_printed_as_scripts_finish(tmp_path):
     """Issue 15/16: a long batch shows each row as its script finishes, and a run killed half way
-    keeps the rows it printed: the fast script's row is out while the slow one still sleeps."""
-    import time
+    keeps the rows it printed: the fast script's row is out while the slow one still waits (for a
+    gate this test opens only once it has read that row: no clock involved)."""
+    import select
     fast = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
-    slow = tmp_path / "slow.py"
-    slow.write_text(open(fast).read().replace("fd.execute(inputs)", "import time\ntime.sleep(60)\nfd.execute(inputs)"))
+    slow, gate = tmp_path / "slow.py", tmp_path / "gate"
+    slow.write_text(open(fast).read().replace(
+        "fd.execute(inputs)", f"import os, time\nwhile not os.path.exists({str(gate)!r}):\n    time.sleep(0.1)\n"
+                              "fd.execute(inputs)"))
     p = subprocess.Popen([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--device", "cpu",
                           "--jobs", "2", "--json", fast, str(slow)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, cwd=ROOT)
     try:
-        t0 = time.monotonic()
+        ready, _, _ = select.select([p.stdout], [], [], 500)   # a guard against a hang, not a measurement
+        assert ready, "no row while the slow script waits"
         first = p.stdout.readline()
-        assert time.monotonic() - t0 < 55 and json.loads(first)["file"] == fast
+        assert json.loads(first)["file"] == fast and p.poll() is None
+        gate.touch()
+        rest = p.communicate(timeout=500)[0]
+        assert p.returncode == 0 and json.loads(rest.splitlines()[0])["file"] == str(slow)
     finally:
         p.kill()
         p.wait()
 
 
-def test_long_commands_say_what_they_do_without_a_terminal(tmp_path):
+def test_long_commands_say_what_they_do_without_a_terminal(tmp_path, capfd):
     """Issue 16: off a terminal (CI logs, pipes) a reduction prints plain lines — what is starting,
     then its progress (pass, ops now/at start, tests) — on stderr, no control characters."""
     script = os.path.join(ROOT, "corpus", "legacy_softmax_fwd.py")
-    r = subprocess.run([sys.executable, "-m", "minimizer", "reduce", script, "--backend", "reference", "--device",
-                        "cpu", "--test", "grep -q 'fd.ops.exp(' \"$1\"", "--out", str(tmp_path / "out")],
-                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    r = fmin_here(capfd, "reduce", script, "--backend", "reference", "--device", "cpu",
+                  "--test", "grep -q 'fd.ops.exp(' \"$1\"", "--out", str(tmp_path / "out"))
     assert r.returncode == 0, r.stderr
     lines = r.stderr.splitlines()
     import re
     assert any(re.match(r"\[\s*\d+s\] \S+ +ops \d+/\d+ ", ln) for ln in lines), r.stderr
     assert "\r" not in r.stderr and "\x1b" not in r.stderr
     assert not any("starting" in ln for ln in lines)     # a --test alone starts no worker, and says none
-    c = subprocess.run([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--device", "cpu",
-                        script], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    c = fmin_here(capfd, "check", "--backend", "reference", "--device", "cpu", script)
     assert c.stderr.startswith("fmin: starting 1 reference worker on cpu (importing torch")

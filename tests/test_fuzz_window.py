@@ -21,16 +21,18 @@ from minimizer.oracle.pool import Pool
 
 class HeldHead:
     """Judges every program at once, except the first one submitted, which stays pending until
-    ``release`` (a compile far slower than the rest)."""
+    ``release`` (a compile far slower than the rest) — called by the test, or by the runner itself
+    once ``release_after`` programs were submitted behind it."""
 
     reduce_slots = 1
 
-    def __init__(self, slots: int):
+    def __init__(self, slots: int, release_after: int | None = None):
         self.n = slots
         self.window = window_for(slots)
         self.submitted: list[str] = []
         self.head: Future | None = None
         self.ahead_while_held = 0
+        self.release_after = release_after
 
     def __enter__(self):
         return self
@@ -47,10 +49,13 @@ class HeldHead:
             if not self.head.done():
                 self.ahead_while_held += 1
             f.set_result(Judged(Outcome("ok", backend="reference"), []))
+            if self.ahead_while_held == self.release_after:
+                self.release()
         return f
 
     def release(self):
-        self.head.set_result(Judged(Outcome("ok", backend="reference"), []))
+        if self.head is not None and not self.head.done():
+            self.head.set_result(Judged(Outcome("ok", backend="reference"), []))
 
     def describe(self):
         return ""
@@ -65,9 +70,13 @@ def test_a_slow_head_does_not_stop_submission(tmp_path):
     """With 16 slots the campaign submits well past 2 programs a slot while the first one is still
     being judged (the old depth was max(32, 2 x slots) = 32 in all), and takes every result once
     the head is back."""
-    r = HeldHead(16)
-    threading.Timer(3.0, r.release).start()
-    s = run_campaign(_opt(tmp_path, max_examples=300), runner=r)
+    r = HeldHead(16, release_after=2 * 32 + 1)   # released by the submissions, not by a clock
+    stuck = threading.Timer(300, r.release)      # a campaign that stops submitting ends, and fails, here
+    stuck.start()
+    try:
+        s = run_campaign(_opt(tmp_path, max_examples=300), runner=r)
+    finally:
+        stuck.cancel()
     assert r.ahead_while_held > 2 * 32, r.ahead_while_held
     assert s.programs == len(r.submitted) == 300
 
