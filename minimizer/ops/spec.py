@@ -146,7 +146,8 @@ def generated(step: str, write: Write | None, every: str = "", special: dict[str
 class ValueParam:
     """A tensor parameter whose *values* decide what the op computes, so that random values make
     the program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends). ``rule`` is the
-    ``program.validity`` rule id a run breaks when they are wrong; ``problem(args)`` says what is
+    ``program.validity`` rule id a run breaks when they are wrong (a ``ValueParamRule`` of
+    ``validity/rules``, judging the ops that carry its tag); ``problem(args)`` says what is
     wrong with the values an op is given (None: they are fine), ``make(args)`` the values a fusion
     input read there is written with, from the other arguments' shapes (``args`` as ``OpSpec.ref``
     takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values
@@ -168,7 +169,29 @@ TAGS = {
                     "keeps them)",
     "random_if_dropout": "random when its dropout_p is not 0 (program/unjudged.py: its program's values "
                          "are not judged)",
+    # what the rules of a well-defined program (``program.validity``) judge: each rule names the
+    # tags of the ops it applies to, so no rule keeps a list of op names of its own
+    "alias-write": "with an alias_input, writes its output into that fusion input in place (the alias rules)",
+    "metadata": "reads its operand's extents, not its elements (alias-read: no read of the written input)",
+    "new-segment": "its result starts a new segment, which nvFuser does not order after another segment's "
+                   "write (alias-read: no elementwise read of the written input)",
+    "shift": "shifts its lhs by its rhs bits (shift-amount)",
+    "int-arith": "integer arithmetic whose result can overflow its dtype (int-overflow: recomputed in float64)",
+    "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",
+    "dtype-cast": "converts its operand to its dtype argument (cast-out-of-range)",
+    "group-offsets": "reads the groups' ends from a tensor of offsets (grouped-mm-offsets)",
 }
+
+
+def tagged(tags: dict[str, str]) -> dict[str, frozenset]:
+    """Op name -> its tags, from tag -> the names of the ops that carry it (space separated):
+    what a family module that registers its ops in loops passes as each op's ``tags``."""
+    out: dict[str, frozenset] = {}
+    for tag, names in tags.items():
+        assert tag in TAGS, tag
+        for name in names.split():
+            out[name] = out.get(name, frozenset()) | {tag}
+    return out
 
 
 @dataclass(frozen=True)
