@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from .base import RunOptions
+from .options import RunOptions
 from .devicemap import device_map
 from .signature import first_line, generic_classify
 

@@ -14,7 +14,7 @@ import sys
 import time
 import traceback
 
-from .base import RunOptions
+from .options import RunOptions
 
 
 def main(argv: list[str]) -> int:
@@ -22,8 +22,8 @@ def main(argv: list[str]) -> int:
     backend_name = argv[2] if len(argv) > 2 else "reference"
     device = argv[3] if len(argv) > 3 else "cpu"
     import torch  # noqa: F401  (warm-up: the first import is the slow part)
-    from .base import get
-    backend = get(backend_name)
+    from .base import runner_for
+    backend = runner_for(backend_name)
     env_info = backend.warm(device)
     resp.write(json.dumps({"ready": True, "environment": env_info}) + "\n")
     for line in sys.stdin:

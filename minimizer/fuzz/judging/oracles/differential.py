@@ -82,11 +82,11 @@ def _index_typed(program: Program, d, k: int) -> bool:
 
 
 def _translation_disagrees(program, text, path, seed, pools: Pools, backend: str) -> bool:
-    """Does fmin's translation, run without the backend's compiler (``Backend.translation_only``:
+    """Does fmin's translation, run without the backend's compiler (``Facts.translation_only``:
     Inductor's eager mode), already differ from the reference? Then the wrong result is fmin's.
     A backend that runs scripts as written has no translation to suspect."""
     from ....backends import get
-    options = get(backend).translation_only
+    options = get(backend).facts.translation_only
     if options is None:
         return False
     v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, program=program, options=options)

@@ -69,4 +69,4 @@ def order_can_matter(o: Outcome, backend: str) -> bool:
     has found an order-dependent bucket yet (corpus/findings). A backend that reports no
     segments (the reference) is always permuted: nothing says it made no decision."""
     from ....backends import get
-    return not get(backend).reports_segments or (o.segments or 1) > 1
+    return not get(backend).facts.reports_segments or (o.segments or 1) > 1
