@@ -378,10 +378,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """``_main`` with Ctrl-C and SIGTERM handled so that they cannot be lost (``interrupt``): a
     campaign writes its summary and bug list of what it did, a reduction its best so far, and the
-    workers are stopped, instead of the process vanishing with nothing written."""
+    workers are stopped, instead of the process vanishing with nothing written. An interrupt
+    that comes before or after the command's own handling (importing torch to build the parser
+    takes seconds on a loaded machine) also ends with exit 130, not a traceback."""
     from .interrupt import handled
-    with handled():
-        return _main(argv)
+    try:
+        with handled():
+            return _main(argv)
+    except KeyboardInterrupt:
+        print("fmin: interrupted", file=sys.stderr)
+        return 130
 
 
 def _main(argv: list[str] | None) -> int:
@@ -509,7 +515,7 @@ def _check_runner(ctx, ray_opt):
     if ray_opt is None:
         return None
     from .cluster import RayRunner
-    from .fuzz.campaign.run import CampaignOptions
+    from .fuzz.campaign.options import CampaignOptions
     copt = CampaignOptions(ctx=ctx)
     return lambda n: RayRunner(copt, ray_opt, max_actors=n)
 
@@ -612,7 +618,9 @@ def selected_oracles(text: str) -> tuple[str, ...]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign.run import CampaignOptions, Interrupted, default_frontend, run_campaign, summary_lines
+    from .fuzz.campaign.options import CampaignOptions, default_frontend
+    from .fuzz.campaign.run import Interrupted, run_campaign
+    from .fuzz.campaign.summary import summary_lines
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
         raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
                          "runs, so there is no script to plan memory for; lower --jobs instead")
@@ -685,7 +693,7 @@ def _load_seeds(args) -> None:
 
 
 def _recheck(opt, ray_opt=None) -> int:
-    from .fuzz.campaign.run import recheck
+    from .fuzz.campaign.recheck import recheck
     if not os.path.isdir(opt.corpus):
         raise UsageError(f"--corpus {opt.corpus}: no such directory")
     if ray_opt is not None:
@@ -748,7 +756,8 @@ def _replay(args, ctx, oracles) -> int:
 
 
 def cmd_merge(args) -> int:
-    from .fuzz.store.findings import bucket_id, merge
+    from .fuzz.judging.today import merge
+    from .fuzz.store.store import bucket_id
     for d in args.sources:
         if not os.path.isdir(d):
             raise UsageError(f"{d}: no such directory")

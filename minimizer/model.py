@@ -191,6 +191,12 @@ class TensorArg:
         return n
 
     def is_contiguous(self) -> bool:
+        """torch's notion (strides of extent-1 dims do not matter), but for an expanded dim (stride
+        0, extent not 1), which never is: torch calls every empty tensor contiguous, so an empty
+        input with an expanded dim was taken for a row-major one and written with stride 1 there,
+        where nvFuser's definition of the input (a broadcast) needs 0."""
+        if any(st == 0 and n != 1 for n, st in zip(self.shape, self.strides)):
+            return False
         return self.strides == contiguous_strides(self.shape) or _contig_ignoring_unit(self.shape, self.strides)
 
 

@@ -24,7 +24,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from minimizer.fuzz.campaign.run import CampaignOptions, LocalRunner, default_frontend, run_campaign   # noqa: E402
+from minimizer.fuzz.campaign.local import LocalRunner   # noqa: E402
+from minimizer.fuzz.campaign.options import CampaignOptions, default_frontend   # noqa: E402
+from minimizer.fuzz.campaign.run import run_campaign   # noqa: E402
 from minimizer.oracle.context import RunContext  # noqa: E402
 
 

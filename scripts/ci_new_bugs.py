@@ -31,7 +31,7 @@ def bug_rows(root: str) -> list[dict]:
 
 def _keys(row: dict) -> set[str]:
     m = row["_m"]
-    return {k for k in [m.key, *(m.old_keys or [])] if k}
+    return {k for k in [str(m.key), *(m.old_keys or [])] if k}
 
 
 def new_bug_rows(known: str, after: str) -> list[dict]:

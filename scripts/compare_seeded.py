@@ -21,7 +21,7 @@ def keys(corpus: str, fmins: bool = False) -> dict[str, tuple]:
     for d in sorted(os.listdir(corpus)) if os.path.isdir(corpus) else ():
         m = record.load_dir(os.path.join(corpus, d))
         if m is not None and not m.stale and (m.owner == "fmin") == fmins:
-            out[m.key] = (m, os.path.join(corpus, d))
+            out[str(m.key)] = (m, os.path.join(corpus, d))
     return out
 
 

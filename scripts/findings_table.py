@@ -15,7 +15,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from minimizer.fuzz.store import record   # noqa: E402
-from minimizer.fuzz.store.findings import differs   # noqa: E402
+from minimizer.fuzz.judging.property import differs   # noqa: E402
 
 
 def main() -> int:
@@ -44,7 +44,7 @@ def main() -> int:
         red = f"{r.ops_before} → {r.ops_after} ops" if sized else ("error" if r.error is not None else "no")
         if m.stale:
             red = "**stale**" + (f" ({red})" if sized else "")
-        key = m.key.replace("|", "\\|")
+        key = str(m.key).replace("|", "\\|")
         key = key if len(key) <= 140 else key[:139] + "…"
         kind = m.kind + "".join(f" (also via {w})" for w, marked in (("a relayout", m.layout_dependent),
                                                                         ("a permutation", m.order_dependent))

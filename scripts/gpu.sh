@@ -131,7 +131,7 @@ outside() {
     rc=$?
     err=$(grep -E '^[A-Za-z_][A-Za-z_.]*(Error|Exception)(:|$)' "$s/err.txt" | tail -1 | cut -c1-200)
     segs=$(grep -o '^g{([a-z_]*)' "$s/out.txt" | sort | uniq -c | tr -s ' \n' ' ')
-    fmin_says=$(python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); s=m.standalone; \
+    fmin_says=$(python3 -c "import sys; from minimizer.fuzz.store import record; m=record.load(sys.argv[1]); s=m.standalone; \
 print(m.kind, 'fmin-standalone:', {True: 'reproduced', False: 'NOT-reproduced', None: 'not-run'}[s.reproduced if s else None])" \
         "$(dirname "$f")/finding.json")
     echo "$id $fmin_says | outside: exit $rc ${err:-no error}${segs:+ | segments:$segs}" >> "$dest"
@@ -437,7 +437,7 @@ cmd_trim_check() {
   local tc=/tmp/tc f
   python3 - "$tc" > /dev/null <<'EOF'
 import os, shutil, sys
-from minimizer.fuzz import seeded
+from minimizer.fuzz.sources import seeded
 from minimizer.program import to_source
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -594,7 +594,7 @@ session_e() {
   local P=${FMIN_P:-2} i=0 f d p CAMP
   mkdir -p "$W/fz-$NV"; cp -r corpus/findings/. "$W/fz-$NV/"
   for f in corpus/findings/*/finding.json; do
-    python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); sys.exit(0 if m.backend=='$NV' and not m.minimized and not m.stale else 1)" "$f" || continue
+    python3 -c "import sys; from minimizer.fuzz.store import record; m=record.load(sys.argv[1]); sys.exit(0 if m.backend=='$NV' and not m.minimized and not m.stale else 1)" "$f" || continue
     d=$(dirname "$f"); mkdir -p "$W/part$((i % P))"; cp -r "$d" "$W/part$((i % P))/"; i=$((i + 1))
   done
   echo "$i stored buckets to minimize over $P reducers" > "$W/parts.txt"
@@ -641,9 +641,9 @@ session_g() {
 session_h() {
   local P=2 i=0 f d t p
   for f in corpus/findings/*/finding.json; do
-    python3 -c "import sys; from minimizer.fuzz import record; m=record.load(sys.argv[1]); r=m.reduction; sys.exit(0 if m.backend=='$NV' and not m.stale and r is not None and (r.ops_after or 0) >= 4 else 1)" "$f" || continue
+    python3 -c "import sys; from minimizer.fuzz.store import record; m=record.load(sys.argv[1]); r=m.reduction; sys.exit(0 if m.backend=='$NV' and not m.stale and r is not None and (r.ops_after or 0) >= 4 else 1)" "$f" || continue
     d=$(dirname "$f"); t="$W/re$((i % P))/$(basename "$d")"; mkdir -p "$(dirname "$t")"; cp -r "$d" "$t"
-    python3 -c "import sys; from minimizer.fuzz import record; p=sys.argv[1]; m=record.load(p); m.minimized=False; m.extra['previous_reduction']=m.reduction.to_json() if m.reduction else None; m.reduction=None; record.save(p, m)" "$t/finding.json"
+    python3 -c "import sys; from minimizer.fuzz.store import record; p=sys.argv[1]; m=record.load(p); m.minimized=False; m.extra['previous_reduction']=m.reduction.to_json() if m.reduction else None; m.reduction=None; record.save(p, m)" "$t/finding.json"
     i=$((i + 1))
   done
   echo "$i buckets to reduce again" > "$W/re.txt"

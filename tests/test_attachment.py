@@ -2,8 +2,9 @@
 
 - the eager computation written as plain torch (``program.torch_code``) computes what fmin's
   reference computes, bit for bit, on the corpus's minimal repros and on generated programs;
-- the attachment's check (``fuzz.eager_check``) calls an output wrong exactly when fmin's
-  mismatch rule does (``compare.compare`` then ``compare.judge``);
+- the attachment's check (``filing.plain_check``: ``torch.testing.assert_close`` at fmin's
+  tolerance) calls an output wrong exactly where it is beyond that tolerance of eager
+  (``compare.compare``), so it fails on every output fmin's full rule calls wrong;
 - a layout/order finding is filed in the variant that fails, the other one in the report; a wrong
   result ends with the check, which fmin's own runs skip (``__fmin__``) and a standalone run
   does not (``backends/launch.py``);
@@ -25,9 +26,10 @@ import torch
 from conftest import ROOT
 from minimizer import dtypes
 from minimizer.backends import nvfuser
-from minimizer.fuzz.filing import attachment, eager_check, standalone
+from minimizer.fuzz.filing import attachment, plain_check, standalone
 from minimizer.fuzz.sources import generate
 from minimizer.fuzz.store import record
+from minimizer.fuzz.store.key import FAILURE, MISMATCH, BucketKey
 from minimizer.fuzz.store.record import Bucket
 from minimizer.model import TensorArg
 from minimizer.ops import CATALOG, Ctx
@@ -165,65 +167,135 @@ def _fmin_says_wrong(b, e, x) -> bool:
 
 
 def _check_says_wrong(b, e, x) -> str | None:
-    t = eager_check._tensor(b)
-    rtol, atol = tolerance(t.dtype) if t is not None else (0.0, 0.0)
-    factor = default_factor(t.dtype) if t is not None else 1.0
+    """The attachment's check, as written into attachments, on one output ``b`` whose eager value is
+    ``e`` and float64 value ``x``: the error it raises, or None."""
+    dts = [b.dtype] if b.is_floating_point() or b.is_complex() else []
+    g = {"torch": torch, "eager_reference": lambda *a, device: (e.clone(),),
+         "exact_reference": lambda *a, device: (x,)}
+    exec("\n".join(plain_check.check_function(dts, "function")), g)
     try:
-        eager_check.check_output("output 0", b, e, x, rtol, atol, factor)
+        g[plain_check.CHECK]([b], [], [], "cpu")
     except AssertionError as err:
         return str(err)
     return None
 
 
-@pytest.mark.parametrize("name,b,e,x", list(_cases()), ids=[c[0] for c in _cases()])
-def test_the_check_calls_an_output_wrong_exactly_when_fmin_does(name, b, e, x):
+TENSOR_CASES = [c for c in _cases() if isinstance(c[1], torch.Tensor)]
+
+
+@pytest.mark.parametrize("name,b,e,x", TENSOR_CASES, ids=[c[0] for c in TENSOR_CASES])
+def test_the_check_fails_on_every_output_fmin_calls_wrong(name, b, e, x):
+    """It calls an output wrong exactly where it is beyond fmin's tolerance of eager (its excuse is
+    never wider than fmin's verdict), so a wrong result fmin filed fails it."""
     said = _check_says_wrong(b, e, x)
-    assert (said is not None) == _fmin_says_wrong(b, e, x), (name, said)
-    if said is not None:
-        assert said.startswith("wrong result (") and "output 0" in said
+    beyond = b.dtype != e.dtype or b.shape != e.shape or not compare_one(b, e).ok
+    assert (said is not None) == beyond, (name, said)
+    if _fmin_says_wrong(b, e, x) or b.dtype != e.dtype or b.shape != e.shape:
+        assert said is not None and said.startswith("wrong result ("), name
 
 
 def test_the_check_is_not_vacuous():
-    """Rounding passes, wrong values fail, and the message names the worst element, got vs expected."""
-    verdicts = {name: _check_says_wrong(b, e, x) for name, b, e, x in _cases()}
-    for right in ("fp32 sum, a tree", "a copy", "a copy, one ulp off", "a copy, two ulps off at one element",
-                  "fp16 chain, float32 inside",
-                  "bf16 cumsum in float", "int64, the exact result's", "a Python float, equal", "complex64 copy"):
+    """Copies and a tree-ordered sum pass; wrong values fail, integers exactly; the message names the
+    output and the kind of difference, and quotes the float64 comparison for floating values."""
+    verdicts = {name: _check_says_wrong(b, e, x) for name, b, e, x in TENSOR_CASES}
+    for right in ("fp32 sum, a tree", "a copy", "complex64 copy", "empty"):
         assert verdicts[right] is None, (right, verdicts[right])
     for wrong in ("fp32 sum, one row 1% off", "a copy, one element 1e-3 off", "fp16 chain, one element 5% off",
                   "bf16 cumsum, halved", "a NaN where both are finite", "int64, one off by one", "bool, one flipped",
-                  "dtype differs", "shape differs", "a Python int, wrong", "complex64, one element off"):
+                  "int64, the exact result's", "dtype differs", "shape differs", "complex64, one element off"):
         assert verdicts[wrong] is not None, wrong
-    assert "worst at [3]" in verdicts["fp32 sum, one row 1% off"]
-    assert "worst at [1, 2]" in verdicts["int64, one off by one"]
-    assert "worst at [0, 5]" in verdicts["a copy, one element 1e-3 off"]
+    assert verdicts["fp32 sum, one row 1% off"].startswith("wrong result (values) in output 0")
+    assert "against float64 the largest error is" in verdicts["fp32 sum, one row 1% off"]
+    assert "Mismatched elements: 1 / 30" in verdicts["int64, one off by one"]
     assert "wrong result (dtype)" in verdicts["dtype differs"] and "wrong result (shape)" in verdicts["shape differs"]
 
 
+def _section_says(text: str, outs, after, before) -> str | None:
+    """Run the check section of ``text``'s attachment on ``outs`` (inputs ``after`` the run,
+    ``before`` it): the AssertionError's words, or None."""
+    p = parse(text)
+    g = {"torch": torch, "outputs": outs, "inputs": after, "inputs_before": before}
+    try:
+        exec("\n".join(plain_check.section(p, "outputs", "inputs", "fmin check")), g)
+    except AssertionError as err:
+        return str(err)
+    return None
+
+
 def test_the_check_runs_a_reference_whose_aten_ops_return_several_tensors():
-    """``var_mean`` (like ``max.dim``, ``sort``, ``topk``) returns a tuple of tensors: the watch that
-    records the dtypes eager computed in takes it as it takes one tensor (a real attachment, var_mean
-    then min, failed with a TypeError instead of its check's verdict). A right output passes, a
-    wrong one fails with the check's AssertionError."""
-    def eager(t, *, device):
-        return (torch.ops.aten.amin.default(torch.ops.aten.var_mean.correction(t, [1], correction=1,
-                                                                                keepdim=True)[1], [0]),)
-
-    def exact(t, *, device):
-        return eager(torch.ops.aten._to_copy.default(t, dtype=torch.float64), device=device)
-
+    """``var_mean`` returns a tuple of tensors (a real attachment, var_mean then min, once failed with
+    a TypeError instead of its check's verdict): a right output passes, a wrong one fails."""
+    text = VAR_MEAN_MIN
     x = torch.randn(2).as_strided((3, 2), (0, 1))
-    right = eager(x.clone(), device="cpu")
-    eager_check.check_against_eager(right, [x], [x.clone()], eager, exact, {torch.float32: (*tolerance(torch.float32), default_factor(torch.float32))})
-    with pytest.raises(AssertionError, match=r"wrong result \(shape\) in output 0"):
-        eager_check.check_against_eager([torch.zeros(7)], [x], [x.clone()], eager, exact, {torch.float32: (*tolerance(torch.float32), default_factor(torch.float32))})
+    right = [torch.var_mean(x, [1], correction=1, keepdim=True)[1].amin(0)]
+    assert _section_says(text, right, [x], [x.clone()]) is None
+    assert "wrong result (shape) in output 0" in _section_says(text, [torch.zeros(7)], [x], [x.clone()])
+
+
+def test_an_input_written_in_place_is_checked_and_named():
+    """An aliased output writes into an input: the check compares that input with what eager writes
+    into its own copy, and names it."""
+    x, y = torch.randn(4, 3), torch.randn(4, 3)
+    right = [x.clone(), (-y).clone()]
+    assert _section_says(ALIAS_NEG, [], right, [x.clone(), y.clone()]) is None
+    wrong = [x.clone(), (-y).clone()]
+    wrong[1][2, 1] += 1.0
+    said = _section_says(ALIAS_NEG, [], wrong, [x.clone(), y.clone()])
+    assert said is not None and said.startswith("wrong result (values) in input 1 after fd.execute")
 
 
 def test_the_tolerances_written_are_fmins():
     g: dict = {"torch": torch}
-    exec(attachment.tolerance_table(), g)
-    for dt in (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.complex64):
-        assert g["TOLERANCES"][dt] == (*tolerance(dt), default_factor(dt))
+    dts = [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.complex64]
+    table = eval(plain_check.tolerance_literal(dts), g)
+    for dt in dts:
+        assert table[dt] == tolerance(dt)
+
+
+def test_a_wrong_result_attachment_is_short():
+    """Every wrong result of the corpus, filed today, is at most ``attachment.LINES`` lines but for
+    those whose fusion and inputs alone are long; none carries fmin's comparison machinery."""
+    sizes = {}
+    for d in sorted(glob.glob(os.path.join(FINDINGS, "*", ""))):
+        m = record.load_dir(d)
+        if m is None or m.kind != "mismatch" or not os.path.exists(d + "reduced.py"):
+            continue
+        with open(d + "reduced.py", encoding="utf-8") as f:
+            att = attachment.build(f.read(), d + "reduced.py", m, None)
+        sizes[m.id] = len(att.text.splitlines())
+        assert "def judge_floats" not in att.text and "TOLERANCES = {" not in att.text
+    assert len(sizes) >= 15 and sum(n <= attachment.LINES for n in sizes.values()) >= len(sizes) - 2, sizes
+
+
+VAR_MEAN_MIN = """import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[None, True], dtype=DataType.Float, is_cpu=False)
+    tv1, tv2 = fd.ops.var_mean(tv0, dims=[1], correction=1, keepdim=True)
+    tv3 = fd.ops.min(tv2, dims=[0], keepdim=False)
+    fd.add_output(tv3)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [torch.randn(2, device='cuda').as_strided((3, 2), (0, 1))]
+outputs = fd.execute(inputs)
+"""
+
+ALIAS_NEG = """import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
+    tv2 = fd.ops.neg(tv1)
+    fd.add_output(tv2, tv1)
+with FusionDefinition() as fd:
+    nvfuser_fusion(fd)
+
+inputs = [torch.randn(4, 3, device='cuda'), torch.randn(4, 3, device='cuda')]
+outputs = fd.execute(inputs)
+"""
 
 
 # ---------------------------------------------------------------- the attachment's forms
@@ -248,7 +320,7 @@ ENV = {"backend": "nvfuser", "device": "cuda", "torch": "2.11.0+cu130", "gpu": "
        "options": {"NVFUSER_DUMP": "segmented_fusion", "NVFUSER_DISABLE": "parallel_compile"}}
 
 
-def _meta(kind, flags, key="k", words="w"):
+def _meta(kind, flags, key=BucketKey(verbatim="k"), words="w"):
     return Bucket(id="b0", kind=kind, owner="nvfuser", key=key, words=words, flags=flags, environment=ENV)
 
 
@@ -343,24 +415,26 @@ def test_the_segmentation_script_prints_both_graphs_and_fails_when_they_differ(t
 
 
 def test_a_wrong_result_ends_with_the_check_and_reads_back_as_the_same_program():
-    meta = _meta("mismatch", {"mismatch": "values"}, key="nvfuser mismatch add -> float32")
+    meta = _meta("mismatch", {"mismatch": "values"},
+                 key=BucketKey(MISMATCH, "nvfuser", ops=("add",), output_dtype="float32"))
     att = attachment.build(_reduced(), "r.py", meta, None)
     assert att.expect == {"kind": "mismatch", "differs": "values"}
     assert parse(att.text).stmts == parse(_reduced()).stmts      # fmin reads the attachment as the fusion
     tail = att.text.split("outputs = fd.execute(inputs)", 1)[1]
     assert "def eager_reference(tv0, tv1, *, device):" in tail and "torch.ops.aten.add.Tensor(tv0, tv1)" in tail
-    assert tail.rstrip().endswith("check_against_eager(outputs, inputs, inputs_before, eager_reference, "
-                                  "exact_reference, TOLERANCES)")
+    assert tail.rstrip().endswith("check_against_eager(outputs, inputs, inputs_before, "
+                                  "next((x.device for x in inputs if isinstance(x, torch.Tensor)), 'cuda'))")
+    assert "torch.testing.assert_close" in tail and "fmin check --mismatch repro.min.py" in tail
     assert not re.search(r"^\s*(import|from) minimizer", tail, re.M)      # needs only torch
 
 
 def test_a_failure_is_filed_as_reduced_and_must_fail_with_its_recorded_signature():
     sig = "nvfuser compile: runtime/compiled_kernel.cpp:invoke: RuntimeError: CUDA NVRTC compile error: x"
-    att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=f"nvfuser error {sig}"),
+    att = attachment.build(_reduced(), "r.py", _meta("failure", {}, key=BucketKey(FAILURE, "nvfuser", "error", sig)),
                            {"status": "error", "signature": sig})
     assert att.expect == {"kind": "failure", "status": "error", "signature": sig, "key": sig}
     assert parse(att.text).stmts == parse(_reduced()).stmts and "check_against_eager" not in att.text
-    assert "# run it: python repro.min.py (it sets the nvFuser options it needs itself)" in att.text
+    assert "; run it: python repro.min.py (it sets the nvFuser options it needs itself)" in att.text
 
 
 def test_the_attachment_sets_its_options_itself_but_no_debug_dump():
@@ -377,7 +451,8 @@ def test_the_header_describes_the_minimized_script_and_no_machine_path():
     cause instead, and the reducer's command line loses the directories of this machine."""
     text = repro_header(ENV, "fmin fuzz --corpus /tmp/fmin-h200/seeded --summary /root/out/s.json", "p") \
         + ONE_INPUT.replace("{op}", "add")
-    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"}, key="nvfuser mismatch values: add",
+    att = attachment.build(text, "r.py", _meta("mismatch", {"mismatch": "values"},
+                                               key=BucketKey(MISMATCH, "nvfuser", difference="values", ops=("add",)),
                                                words="output 2 (bfloat16[4, 8, 64]): 2048 of 2048 differ"), None)
     head = reports.split_header(att.text)[0]
     assert "# finding: mismatch (nvfuser), bucket b0: nvfuser mismatch values: add" in head
@@ -418,7 +493,7 @@ def test_the_standalone_verdict_compares_root_causes_not_messages():
 def test_a_computation_that_is_not_plain_torch_says_so(monkeypatch):
     def refuse(*a, **k):
         raise NotPlainTorch("the reference calls foo, which is not a torch op")
-    monkeypatch.setattr(attachment, "function_text", refuse)
+    monkeypatch.setattr(plain_check, "function_text", refuse)
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)
     assert att.expect == {"kind": "none"} and "not a torch op" in att.text and "check_against_eager" not in att.text
 
@@ -434,11 +509,12 @@ def test_the_check_runs_standalone_and_is_skipped_inside_fmin(tmp_path):
     the eager side tampered (what a wrong result looks like from the check's side) the standalone
     run fails with the check's AssertionError — and ``fmin check`` on the same text still sees the
     fusion run ok (its workers skip the check)."""
-    meta = _meta("mismatch", {"mismatch": "values"}, key="reference mismatch add -> float32")
+    meta = _meta("mismatch", {"mismatch": "values"},
+                 key=BucketKey(MISMATCH, "reference", ops=("add",), output_dtype="float32"))
     att = attachment.build(_reduced(), "r.py", meta, None)
     head, tail = att.text.split("def eager_reference", 1)
     tampered = head + "def eager_reference" + tail.replace("torch.ops.aten.add.Tensor(", "torch.ops.aten.sub.Tensor(")
-    assert tampered.count("torch.ops.aten.sub.Tensor(") == 2     # eager and float64
+    assert tampered.count("torch.ops.aten.sub.Tensor(") == 1     # eager (its float64 run is the same function)
     r = _launch(att.text, tmp_path)
     assert r["ran"] and r["exit_code"] == 0, r["stderr"][-2000:]
     o = standalone.outcome("reference", r)
@@ -447,7 +523,7 @@ def test_the_check_runs_standalone_and_is_skipped_inside_fmin(tmp_path):
     o = standalone.outcome("reference", r)
     ok, why = standalone.reproduces(att.expect, o)
     assert ok and r["exit_code"] == 1 and why.startswith("AssertionError: wrong result (values) in output 0"), why
-    assert re.search(r"worst at \[\d, \d\]: got -?\d", why)
+    assert "Tensor-likes are not close" in why
     script = tmp_path / "repro.min.py"
     script.write_text(tampered)
     c = subprocess.run([sys.executable, "-m", "minimizer", "check", "--backend", "reference", "--json", str(script)],
@@ -569,7 +645,7 @@ def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     """``reduced.py`` and ``repro.min.py`` written, the reducer's resume state gone (a reduction
     there must not resume from an attachment), report.md's section replaced on a second filing."""
     from minimizer.fuzz.filing.filing import write_filed
-    from minimizer.fuzz.store.findings import reduced_script
+    from minimizer.fuzz.store.store import reduced_script
     (tmp_path / "report.md").write_text("# report\n\nthe reduction\n")
     (tmp_path / "state.json").write_text("{}")
     att = attachment.build(_reduced(), "r.py", _meta("mismatch", {"mismatch": "values"}), None)

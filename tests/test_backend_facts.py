@@ -36,7 +36,7 @@ def test_each_backend_says_how_its_attachment_runs_and_reads():
 
 
 # ---------------------------------------------------------------- the three parts of a backend
-RUNNER_METHODS = {"warm", "run_script", "analyze_log", "decision_features"}
+RUNNER_METHODS = {"warm", "run_script", "analyze_log", "decision_features", "poisoned"}
 POLICY_METHODS = {"by_design", "expected_segmentation"}
 
 

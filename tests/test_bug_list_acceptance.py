@@ -38,7 +38,7 @@ ROOT_CAUSES = {
 
 
 def _bucket_id(key: str) -> str:
-    from minimizer.fuzz.store.findings import bucket_id
+    from minimizer.fuzz.store.store import bucket_id
     return bucket_id(key)
 
 

@@ -14,6 +14,7 @@ import sys
 from conftest import ROOT
 from minimizer.fuzz.buglist import page as buglist
 from minimizer.fuzz.store import record
+from minimizer.fuzz.store.key import MISMATCH, BucketKey
 from minimizer.fuzz.store.record import Bucket
 
 #: the frozen copy of the corpus (its README): ``corpus/findings`` is re-keyed as fmin's rules
@@ -103,12 +104,17 @@ def test_merge_findings_writes_the_bug_list(tmp_path):
 def test_a_wrong_result_is_placed_by_the_op_its_key_names():
     """Root-cause keys of wrong results (``<backend> mismatch <difference>: <ops>``) name the op
     whose output differs while they name one; older keys (``<op> -> <dtype>``) its dtype too."""
-    def where(key):
-        return buglist.where_and_message(Bucket(kind="mismatch", key=key, words=""))[0]
-    assert where("inductor mismatch values: relu") == "output of `relu`"
-    assert where("nvfuser mismatch dtype (int for int): welford") == "output of `welford`"
-    assert where("nvfuser mismatch values: broadcast_in_dim, prod, sign") == "an output"
-    assert where("nvfuser mismatch sign -> int64") == "output of `sign` (int64)"
+    def where(label, **parts):
+        key = BucketKey(MISMATCH, label, **parts)
+        return str(key), buglist.where_and_message(Bucket(kind="mismatch", key=key, words=""))[0]
+    assert where("inductor", difference="values", ops=["relu"]) == \
+        ("inductor mismatch values: relu", "output of `relu`")
+    assert where("nvfuser", difference="dtype", detail="int for int", ops=["welford"]) == \
+        ("nvfuser mismatch dtype (int for int): welford", "output of `welford`")
+    assert where("nvfuser", difference="values", ops=["broadcast_in_dim", "prod", "sign"]) == \
+        ("nvfuser mismatch values: broadcast_in_dim, prod, sign", "an output")
+    assert where("nvfuser", ops=["sign"], output_dtype="int64") == \
+        ("nvfuser mismatch sign -> int64", "output of `sign` (int64)")
 
 
 #: the committed corpus, whose records the wording tests read (found by what they record: a
@@ -135,10 +141,10 @@ def test_a_wrong_result_in_an_input_returned_as_output_is_said_so():
     (m,) = [record.from_json(d) for d in   # 0d4b417dfcc0, under the key it was filed with before its reduction
             _records(lambda m: m["kind"] == "mismatch" and any(k.endswith("values: input")
                                                                for k in [m["key"], *(m.get("old_keys") or ())]))[:1]]
-    m = dataclasses.replace(m, key=m.key.rsplit(": ", 1)[0] + ": input")
+    m = dataclasses.replace(m, key=dataclasses.replace(m.key, ops=("input",), rules=()))
     where, _ = buglist.where_and_message(m)
-    assert where == "a fusion input returned as an output"
-    assert buglist.where_and_message(dataclasses.replace(m, key=m.key.replace("input", "relu")))[0] == \
+    assert where == "a fusion input returned as an output" and str(m.key).endswith(": input")
+    assert buglist.where_and_message(dataclasses.replace(m, key=dataclasses.replace(m.key, ops=("relu",))))[0] == \
         "output of `relu`"
 
 
@@ -169,7 +175,8 @@ def test_a_dtype_key_of_one_class_names_the_dtypes(tmp_path):
     assert r.returncode == 0, r.stderr
     md = (root / "report.md").read_text()
     assert "(int for int)" not in md and re.search(r"dtype \(int(32|64) for int(32|64)\)", md), md
-    assert mismatch_key("nvfuser", "dtype", ["where"], "int64", "bool") == "nvfuser mismatch dtype (int for bool): where"
+    assert str(mismatch_key("nvfuser", "dtype", ["where"], "int64", "bool")) == \
+        "nvfuser mismatch dtype (int for bool): where"
 
 
 def test_counts_are_english_and_the_seen_column_is_explained(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from minimizer.fuzz.sources import strategies
+from minimizer.fuzz.sources import specs, strategies
 from minimizer.model import DIRECT, LEGACY
 from minimizer.ops import CATALOG, GEN_CATEGORIES, NOT_FOLLOWED, POINTWISE, DimRule, Gen
 
@@ -27,7 +27,7 @@ def test_entry_says_how_it_is_generated(key):
     assert g.step in strategies.FAMILY_NAMES, f"{key}: no fuzz step family {g.step!r}"
     assert callable(g.write), f"{key}: generated, but says not how it is written (Gen.write)"
     assert g.categories, f"{key}: generated for no operand category"
-    allowed = {dt for c in g.categories for dt in strategies.CATEGORY_DTYPES[c]}
+    allowed = {dt for c in g.categories for dt in specs.CATEGORY_DTYPES[c]}
     assert set(g.dtypes) <= allowed, f"{key}: dtypes outside its categories"
 
 

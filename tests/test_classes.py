@@ -170,6 +170,6 @@ def test_a_fusion_the_gpu_is_too_old_for_is_by_design():
     meta, script, outcome = _bucket("788d422b67ee")
     d = classes.decide(meta, script, outcome, violations=None)
     assert d.cls == "by-design" and "compute capability" in d.reason
-    other = dataclasses.replace(meta, key=meta.key.replace("Target compute capability is N but this fusion requires at "
-                                                           "least N", "something else"))
+    cause = meta.key.cause.replace("Target compute capability is N but this fusion requires at least N", "something else")
+    other = dataclasses.replace(meta, key=dataclasses.replace(meta.key, cause=cause))
     assert classes.newer_gpu(other, {**outcome, "signature": "nvfuser user-check: x: RuntimeError: other"}) is None

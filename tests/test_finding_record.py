@@ -14,8 +14,11 @@ import pytest
 
 from conftest import ROOT
 from minimizer.fuzz.store import record
-from minimizer.fuzz.store.findings import Store, merge
-from minimizer.fuzz.judging.oracles import Finding
+from minimizer.fuzz.judging.today import merge
+from minimizer.fuzz.store.finding import Finding
+from minimizer.fuzz.store.key import BucketKey
+from minimizer.fuzz.store.oldkeys import key_of
+from minimizer.fuzz.store.store import Store
 from minimizer.fuzz.store.record import Bucket
 
 OLD = os.path.join(ROOT, "tests", "data", "finding-records")
@@ -66,8 +69,8 @@ def test_an_old_corpus_loads_with_its_fields_as_types(tmp_path):
     for bid, raw in _old().items():
         b = buckets[bid]
         assert b.schema == record.SCHEMA and not b.extra, bid
-        assert (b.kind, b.key, b.count, b.examples, b.minimized) == (raw["kind"], raw["key"], raw["count"],
-                                                                     raw["examples"], raw["minimized"])
+        assert (b.kind, str(b.key), b.count, b.examples, b.minimized) == (raw["kind"], raw["key"], raw["count"],
+                                                                          raw["examples"], raw["minimized"])
         assert b.old_keys == raw.get("old_keys") and b.layout_dependent == raw.get("layout_dependent")
         if "standalone" in raw:
             sa = raw["standalone"]
@@ -90,21 +93,23 @@ def test_an_old_corpus_is_rewritten_in_the_new_schema_with_every_field_kept(tmp_
     store, olds = Store(root), _old()
     counted = "6ebc0fba4ce1"
     raw = olds[counted]
-    store.add(Finding(raw["kind"], raw["owner"], raw["key"], raw["words"], raw["flags"]), "x", "9.9.9", raw["backend"])
+    key = key_of(raw["key"], raw["kind"])
+    store.add(Finding(raw["kind"], raw["owner"], key, raw["words"], raw["flags"]), "x", "9.9.9", raw["backend"])
     now = _disk(root, counted)
-    assert now["schema"] == record.SCHEMA
+    assert now["schema"] == record.SCHEMA and now["key_record"] == key.to_json()
     assert now["count"] == raw["count"] + 1 and now["examples"] == (raw["examples"] + ["9.9.9"])[:50]
-    assert _without(now, "schema", "count", "examples") == _without(raw, "count", "examples")
+    assert _without(now, "schema", "count", "examples", "key_record") == _without(raw, "count", "examples")
     rechecked = "2be721392cf6"
     store.mark_recheck(olds[rechecked]["key"], True, "still", "reduced.py", {"device": "cuda"})
     now = _disk(root, rechecked)
     assert now["schema"] == record.SCHEMA and now["recheck"]["reason"] == "still"
-    assert _without(now, "schema", "recheck") == _without(olds[rechecked], "recheck")
-    for bid, raw in olds.items():   # the rest: read and saved as they are
+    assert _without(now, "schema", "recheck", "key_record") == _without(olds[rechecked], "recheck")
+    for bid, raw in olds.items():   # the rest: read and saved as they are, the key's record added
         if bid not in (counted, rechecked):
             record.save_dir(os.path.join(root, bid), record.load_dir(os.path.join(root, bid)))
             now = _disk(root, bid)
-            assert now["schema"] == record.SCHEMA and _without(now, "schema") == raw, bid
+            assert now["schema"] == record.SCHEMA and _without(now, "schema", "key_record") == raw, bid
+            assert BucketKey.from_json(now["key_record"]).text == raw["key"], bid
 
 
 def test_a_merge_of_old_corpora_writes_the_new_schema(tmp_path):
@@ -125,7 +130,10 @@ def test_save_and_load_are_the_identity_on_every_real_record(path, tmp_path):
     with open(path, encoding="utf-8") as f:
         raw = json.load(f)
     b = record.load(path)
-    assert _without(b.to_json(), "schema") == _without(raw, "schema")     # nothing lost, nothing added
+    written = b.to_json()
+    if raw.get("schema", 0) < 2:   # the key's record is what schema 2 adds
+        assert BucketKey.from_json(written.pop("key_record")) == b.key
+    assert _without(written, "schema") == _without(raw, "schema")     # nothing lost, nothing added
     out = str(tmp_path / "finding.json")
     record.save(out, b)
     again = record.load(out)
@@ -139,7 +147,8 @@ def test_keys_this_fmin_does_not_know_survive_a_round_trip(tmp_path):
     """A newer fmin's fields (a bug-list class, validity violations) and a field inside a nested
     record stay where they were; a newer schema's number is kept, not lowered."""
     raw = _old()["9a1650f33ee7"]
-    raw = {**raw, "schema": record.SCHEMA + 1, "classification": {"class": "bug", "why": "x"},
+    key = {**key_of(raw["key"], raw["kind"]).to_json(), "family": "cumulative ops"}   # a part this fmin lacks
+    raw = {**raw, "schema": record.SCHEMA + 1, "key_record": key, "classification": {"class": "bug", "why": "x"},
            "violations": ["aliased input read"],
            "standalone": {**raw["standalone"], "no_environment": True},
            "reduction": {**raw["reduction"], "passes": 7}}
@@ -149,17 +158,19 @@ def test_keys_this_fmin_does_not_know_survive_a_round_trip(tmp_path):
     b = record.load(p)
     assert b.extra == {"classification": {"class": "bug", "why": "x"}, "violations": ["aliased input read"]}
     assert b.standalone.extra == {"no_environment": True} and b.reduction.extra == {"passes": 7}
+    assert b.key.extra == {"family": "cumulative ops"} and str(b.key) == raw["key"]
     record.save(p, b)
     assert json.load(open(p, encoding="utf-8")) == raw
 
 
 def test_an_unversioned_record_migrates_to_the_current_schema():
-    assert record.migrate({"key": "k"}) == {"schema": record.SCHEMA, "key": "k"}
-    assert record.from_json({"key": "k", "count": 3}) == Bucket(key="k", count=3)
+    k = BucketKey(label="k", verbatim="k")   # a text of no form fmin writes: kept as it is
+    assert record.migrate({"key": "k"}) == {"schema": record.SCHEMA, "key": "k", "key_record": k.to_json()}
+    assert record.from_json({"key": "k", "count": 3}) == Bucket(key=k, count=3)
 
 
 def test_a_broken_reduction_and_an_unrun_standalone_keep_their_shape():
-    b = Bucket(key="k", reduction=record.Reduction(error="ValueError: x"),
+    b = Bucket(key=BucketKey(verbatim="k"), reduction=record.Reduction(error="ValueError: x"),
                standalone=record.StandaloneRun(ran=False, reproduced=None, why="not installed", at="t"))
     j = b.to_json()
     assert j["reduction"] == {"error": "ValueError: x"}

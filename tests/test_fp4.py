@@ -278,8 +278,8 @@ def test_fp4_fusions_of_a_checkout_become_seeds(tmp_path):
 
 
 def test_an_fp4_value_made_an_input_is_written_packed():
-    from minimizer.harvest.worker import made_inputs
-    from minimizer.reduce.passes.common import tensor_input
+    from minimizer.harvest.tracing import made_inputs
+    from minimizer.program.declare import tensor_input
     program = parse(CAST_SCRIPT)
     t5 = static.check(program).value(5, "T5")                     # fp4, [2, 4] in the fusion
     stmt, arg = tensor_input(program, "X", t5, (False, False))

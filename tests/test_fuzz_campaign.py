@@ -15,14 +15,34 @@ import torch
 
 from conftest import ROOT
 from minimizer.fuzz.sources import generate
-from minimizer.fuzz.store.findings import Store, bucket_id, merge
-from minimizer.fuzz.judging.oracles import Finding, run_oracles
+from minimizer.fuzz.judging.today import merge
+from minimizer.fuzz.judging.oracles import run_oracles
+from minimizer.fuzz.judging.keys import failure_key, mismatch_key
+from minimizer.fuzz.store.finding import Finding
+from minimizer.fuzz.store.key import MISMATCH, BucketKey
+from minimizer.fuzz.store.store import Store, bucket_id
 from minimizer.fuzz.store.record import Bucket, Reduction, StandaloneRun
 from minimizer.oracle import Outcome
 from minimizer.oracle.context import RunContext
 from minimizer.program import parse, to_source
 
 REF_CTX = RunContext(backend="reference", device="cpu", quiet=True, timeout=300)
+
+
+def fails(signature: str, label: str = "nvfuser") -> BucketKey:
+    """The key of a failure with this signature (a test's outcomes name no backend: the root cause
+    is the signature), ``<label> error <signature>``."""
+    return failure_key(label, {"status": "error", "signature": signature})
+
+
+def values(*ops: str, label: str = "nvfuser") -> BucketKey:
+    """The key of a wrong value of these ops, ``<label> mismatch values: <ops>``."""
+    return mismatch_key(label, "values", ops)
+
+
+def older(op: str, dtype: str) -> BucketKey:
+    """A wrong-result key of an older fmin, ``nvfuser mismatch <op> -> <dtype>``."""
+    return BucketKey(MISMATCH, "nvfuser", ops=(op,), output_dtype=dtype)
 
 
 def fmin(*args, timeout=600):
@@ -89,10 +109,10 @@ def test_failure_owner_is_the_backend_unless_the_reference_fails_too():
     boom = Outcome("error", "nvfuser", signature="csrc/x.cpp f: boom", error_kind="compiler")
     j, _, ref = _judge([boom], [Outcome("ok", "reference")])
     (f,) = j.findings
-    assert (f.kind, f.owner, f.key) == ("failure", "nvfuser", "nvfuser error csrc/x.cpp f: boom")
+    assert (f.kind, f.owner, str(f.key)) == ("failure", "nvfuser", "nvfuser error csrc/x.cpp f: boom")
     j, _, _ = _judge([boom], [Outcome("error", "reference", signature="fd.ops.add: bad", error_kind="definition")])
     (f,) = j.findings
-    assert f.owner == "fmin" and "reference" in f.key      # the generator made an invalid program
+    assert f.owner == "fmin" and f.key.label == "reference"      # the generator made an invalid program
     j, _, ref = _judge([Outcome("error", "inductor", signature="s", error_kind="environment")], backend="inductor")
     assert j.findings == [] and j.skipped.startswith("environment") and ref.requests == []
     j, _, _ = _judge([Outcome("error", "inductor", signature="graph break", error_kind="fmin-translation")],
@@ -106,7 +126,7 @@ def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
     j, pool, _ = _judge([two, one, two], oracles=("order", "layout"))
     (f,) = j.findings
     assert f.kind == "order-dependent" and f.flags == {"order_dependent": True}
-    assert f.key == "nvfuser order-dependent segmentation changes (reduction)"
+    assert str(f.key) == "nvfuser order-dependent segmentation changes (reduction)"
     assert len(pool.requests) == 3
     permuted = parse(pool.requests[1].script)
     assert [s.outs[0] for s in permuted.input_stmts()] == ["tv1", "tv0"]
@@ -117,7 +137,7 @@ def test_metamorphic_findings_are_bucketed_by_the_kind_of_change():
     j, pool, ref = _judge([one, Outcome("error", "nvfuser", signature="sig")], [Outcome("ok", "reference")],
                           oracles=("order", "layout"))
     (f,) = j.findings
-    assert (f.kind, f.found_as, f.key, f.flags) == ("failure", "layout-dependent", "nvfuser error sig", {})
+    assert (f.kind, f.found_as, str(f.key), f.flags) == ("failure", "layout-dependent", "nvfuser error sig", {})
     assert f.marks == {"layout_dependent": True} and f.to_json()["layout_dependent"] is True
     assert f.text == pool.requests[1].script == ref.requests[0].script   # the relayouted program
     assert f.traits == {"dtypes": ["Float"], "ranks": [2]}
@@ -149,13 +169,13 @@ def test_differential_finding_names_the_op_and_dtype(tmp_path):
                        [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
                        oracles=("differential",))
     (f,) = j.findings
-    assert (f.kind, f.owner, f.key) == ("mismatch", "nvfuser", "nvfuser mismatch values: add")
+    assert (f.kind, f.owner, str(f.key)) == ("mismatch", "nvfuser", "nvfuser mismatch values: add")
     assert f.flags == {"mismatch": "values"} and not mine.exists()   # values are deleted once judged
 
 
 # ---------------------------------------------------------------- the corpus
 def test_store_buckets_and_merge(tmp_path):
-    f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
+    f = Finding("failure", "nvfuser", fails("sig"), "words", {}, Outcome("error", signature="sig"))
     a, b = Store(str(tmp_path / "a")), Store(str(tmp_path / "b"))
     d, new = a.add(f, "script 1", "0.0.1", "nvfuser")
     assert new and os.path.basename(d) == bucket_id(f.key)
@@ -163,7 +183,7 @@ def test_store_buckets_and_merge(tmp_path):
     d, new = a.add(f, "script 2", "0.0.7", "nvfuser")
     assert not new and open(os.path.join(d, "original.py")).read() == "script 1"
     assert a.meta(f.key).count == 2 and a.meta(f.key).examples == ["0.0.1", "0.0.7"]
-    g = Finding("mismatch", "nvfuser", "nvfuser mismatch add -> float32", "w", {"mismatch": True})
+    g = Finding("mismatch", "nvfuser", older("add", "float32"), "w", {"mismatch": True})
     b.add(f, "script 3", "0.1.0", "nvfuser")
     b.add(g, "script 4", "0.1.2", "nvfuser")
     r = fmin("merge-findings", str(tmp_path / "a"), str(tmp_path / "b"), "--into", str(tmp_path / "m"))
@@ -181,8 +201,8 @@ def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
     """Two corpora minimized one bucket each; the campaign's copy was run standalone and showed the
     bug, the corpus's was never run: the merged bucket files the shown one (a maintainer runs it
     first), whichever has fewer ops, and counts both."""
-    from minimizer.fuzz.store.findings import merge
-    f = Finding("failure", "nvfuser", "nvfuser error sig", "words", {}, Outcome("error", signature="sig"))
+    from minimizer.fuzz.judging.today import merge
+    f = Finding("failure", "nvfuser", fails("sig"), "words", {}, Outcome("error", signature="sig"))
     old, new = Store(str(tmp_path / "old")), Store(str(tmp_path / "new"))
     for store, script, red, standalone in ((old, "old repro", 2, None),
                                            (new, "new repro", 3, {"ran": True, "reproduced": True})):
@@ -191,7 +211,7 @@ def test_merge_keeps_the_attachment_shown_to_reproduce_standalone(tmp_path):
         m = store.meta(f.key)
         m.minimized, m.reduction = True, Reduction(ops_after=red)
         m.standalone = StandaloneRun(**standalone) if standalone else None
-        store._save(m)
+        store.save(m)
     merge([str(tmp_path / "new")], str(tmp_path / "old"))
     d = old.dir(f.key)
     assert open(os.path.join(d, "repro.min.py")).read() == "new repro"
@@ -202,19 +222,19 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     """A wrong-value bucket is reduced under ``--mismatch values`` (also one stored before flags
     said so: read from its words), a failure under its recorded signature (never under what a
     replay shows: a failure that no longer happens would make a passing run the property)."""
-    from minimizer.fuzz.store.findings import bucket_property, differs
-    old_dtype = Bucket(kind="mismatch", key="nvfuser mismatch bitwise_and -> bool", flags={"mismatch": True},
+    from minimizer.fuzz.judging.property import bucket_property, differs
+    old_dtype = Bucket(kind="mismatch", key=older("bitwise_and", "bool"), flags={"mismatch": True},
                        words="nvfuser outputs differ from the reference: output 0: int64[3, 5] vs reference bool[3, 5]")
     assert differs(old_dtype) == "dtype"
     (c,) = bucket_property(old_dtype, None).checks
     assert c.name == "mismatch" and c.what == "dtype"
-    vals = Bucket(kind="mismatch", key="nvfuser mismatch cumprod -> float16", flags={"mismatch": "values"},
+    vals = Bucket(kind="mismatch", key=older("cumprod", "float16"), flags={"mismatch": "values"},
                   words="output 0 (float16[9]): 1 of 9 elements differ")
     assert bucket_property(vals, None).checks[0].what == "values"
-    fail = Bucket(kind="failure", key="k", flags={})
+    fail = Bucket(kind="failure", key=fails("k"), flags={})
     (c,) = bucket_property(fail, {"status": "error", "signature": "nvfuser compile: x"}).checks
     assert (c.name, c.status, c.signature, c.key) == ("failure", "error", "nvfuser compile: x", "nvfuser compile: x")
-    lay = Bucket(kind="layout-dependent", key="k", flags={"layout_dependent": True})
+    lay = Bucket(kind="layout-dependent", key=BucketKey(verbatim="k"), flags={"layout_dependent": True})
     assert bucket_property(lay, None).checks[0].name == "layout-dependent"
 
 
@@ -227,7 +247,7 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     sig = 'nvfuser compile: x.cpp:f: RuntimeError: __tmp_nvfuser_{}_f?_c?_r?_g?.cu(N): error: no "nvf::frac"'
     old = []
     for i, sched in enumerate(("pointwise", "reduction")):
-        f = Finding("failure", "nvfuser", f"nvfuser error {sig.format(sched)}", "w", {},
+        f = Finding("failure", "nvfuser", fails(sig.format(sched)), "w", {},
                     Outcome("error", "nvfuser", signature=sig.format(sched)))
         st.add(f, f"script {sched}", f"1.0.{i}", "nvfuser")
         st.mark_minimized(f.key, {"ops_before": 9, "ops_after": 3 - i})
@@ -239,8 +259,8 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "2 -> 1 bucket(s), 1 merged into another" in r.stdout
     (b,) = Store(str(tmp_path)).buckets()
-    assert "__tmp_nvfuser_*.cu" in b.key and b.count == 2 and sorted(b.examples) == ["1.0.0", "1.0.1"]
-    assert set(b.old_keys) == set(old)
+    assert "__tmp_nvfuser_*.cu" in b.key.message and b.count == 2 and sorted(b.examples) == ["1.0.0", "1.0.1"]
+    assert set(b.old_keys) == {str(k) for k in old}
     d = st.dir(b.key)
     assert open(os.path.join(d, "repro.min.py")).read() == "the reduction kernel's repro"
     assert st.outcome(b.key)["signature"] == sig.format("*").replace("*_f?_c?_r?_g?", "*")
@@ -257,18 +277,18 @@ def test_a_re_keyed_bucket_keeps_its_id_and_its_attachment_names_the_bucket_it_i
     repro.min.py's ``# finding:`` line still names it; merged into another bucket, the line names
     the id the merge is filed under (six attachments of corpus/findings named a gone one)."""
     st = Store(str(tmp_path))
-    f = Finding("mismatch", "nvfuser", "nvfuser mismatch values: stride_order", "w", {})
+    f = Finding("mismatch", "nvfuser", values("stride_order"), "w", {})
     st.add(f, "script", "1.0.0", "nvfuser")
     old = st.meta(f.key).id
     with open(os.path.join(st.dir(f.key), "repro.min.py"), "w") as fh:
         fh.write(f"# confirmed on: X\n# finding: mismatch (nvfuser), bucket {old}: outputs differ\nimport torch\n")
-    assert st.move(f.key, replace(st.meta(f.key), key="nvfuser mismatch values: welford")) == "moved"
+    assert st.move(f.key, replace(st.meta(f.key), key=values("welford"))) == "moved"
     assert os.listdir(tmp_path) == [old] and st.meta("nvfuser mismatch values: welford").id == old
     text = open(os.path.join(tmp_path, old, "repro.min.py")).read()
     assert f"# finding: mismatch (nvfuser), bucket {old}: outputs differ\n" in text
-    g = Finding("mismatch", "nvfuser", "nvfuser mismatch values: cast", "w", {})
+    g = Finding("mismatch", "nvfuser", values("cast"), "w", {})
     st.add(g, "script", "1.0.1", "nvfuser")
-    assert st.move(g.key, replace(st.meta(g.key), key="nvfuser mismatch values: welford")) == "merged"
+    assert st.move(g.key, replace(st.meta(g.key), key=values("welford"))) == "merged"
     (home,) = os.listdir(tmp_path)
     text = open(os.path.join(tmp_path, home, "repro.min.py")).read()
     assert f"# finding: mismatch (nvfuser), bucket {home}: outputs differ\n" in text
@@ -278,12 +298,12 @@ def test_a_re_keyed_bucket_keeps_its_id_and_its_attachment_names_the_bucket_it_i
 def test_a_minimized_wrong_result_is_keyed_by_its_ops(tmp_path):
     """Found as a wrong ``sub`` and a wrong ``mul`` of two generated programs, both minimized to a
     half ``cumprod`` feeding a ``sub``: one bucket once re-keyed from the minimal repros."""
-    from minimizer.fuzz.store.findings import rekey_minimized
+    from minimizer.fuzz.judging.today import rekey_minimized
     st = Store(str(tmp_path))
     repro = TWO_INPUTS.replace("fd.ops.add(tv0, tv1)", "fd.ops.sub(fd.ops.cumprod(tv0, dim=0), tv1)")
     keys = []
     for i, op in enumerate(("sub", "mul")):
-        f = Finding("mismatch", "inductor", f"inductor mismatch values: {op}", "w", {"mismatch": "values"},
+        f = Finding("mismatch", "inductor", values(op, label="inductor"), "w", {"mismatch": "values"},
                     traits={"dtypes": ["Half"], "ranks": [2]})
         st.add(f, TWO_INPUTS, f"2.0.{i}", "inductor")
         with open(os.path.join(st.dir(f.key), "repro.min.py"), "w") as fh:
@@ -310,8 +330,8 @@ def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
                              "bool[13, 4, 9, 4]",
              "411ac187154a": "nvfuser outputs differ from the reference: output 0: float32[4, 2] vs reference "
                              "bfloat16[4, 2]"}   # their recorded words
-    keys = {b: bucket_key(Bucket(kind="mismatch", backend="nvfuser", key="nvfuser mismatch where -> bool", words=w),
-                          None, program, True) for b, w in words.items()}
+    keys = {b: str(bucket_key(Bucket(kind="mismatch", backend="nvfuser", key=older("where", "bool"), words=w),
+                              None, program, True)) for b, w in words.items()}
     assert keys["95e8bf6c9394"] == keys["d6eb499a09df"] == "nvfuser mismatch dtype (int for bool): gt, where"
     assert keys["411ac187154a"] == "nvfuser mismatch dtype (float for half): gt, where"
 
@@ -335,10 +355,10 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
             if os.path.isdir(os.path.join(ACCEPTANCE, d))]
     groups = {}
     for b in st.buckets():
-        members = [m for m in olds if m["key"] in (b.old_keys or ()) or m["key"] == b.key]
+        members = [m for m in olds if m["key"] in (b.old_keys or ()) or m["key"] == str(b.key)]
         assert members                                             # every bucket is one of the old ones, or more
         if len(members) > 1:
-            groups[b.key] = (b, members)
+            groups[str(b.key)] = (b, members)
     assert len(groups) == 7
     sites = {}
     for key, (b, members) in groups.items():
@@ -357,7 +377,7 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
     casts = [b for b in st.buckets() if {"nvfuser mismatch cast -> int64", "nvfuser mismatch cast -> float32"}
              & set((b.old_keys or ()))]
     assert all(b.minimized for b in casts)
-    assert sorted(b.key for b in casts) == ["nvfuser mismatch values: addcmul, cosh",
+    assert sorted(str(b.key) for b in casts) == ["nvfuser mismatch values: addcmul, cosh",
                                                "nvfuser mismatch values: cast, cumprod"]
     assert set(sites) == {"runtime/compiled_kernel.cpp:invoke",   # the reduced-precision NVRTC family
                           "device_lower/analysis/predicate_elimination.cpp:setReductionInitValue",
@@ -365,7 +385,7 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
                           "tensor_metadata.cpp:validateAllocationSizesAndStrides",
                           "expr_evaluator.cpp:bindTensorDomain"}
     stride = sites["tensor_metadata.cpp:validateAllocationSizesAndStrides"]
-    assert stride.layout_dependent is True and stride.count == 11 and " validation: " in stride.key
+    assert stride.layout_dependent is True and stride.count == 11 and " validation: " in stride.key.cause
     assert stride.owner == "nvfuser"
     d = st.dir(stride.key)
     assert stride.minimized and "fd.ops.cum" in open(os.path.join(d, "repro.min.py")).read()
@@ -380,11 +400,12 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     """--recheck (fake pools): a failure that still happens reproduces; one that no longer happens
     (twice) is stale; one the reference now rejects too is no longer a finding (an invalid
     program); a bucket found on another device is left alone."""
-    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.campaign.options import CampaignOptions
+    from minimizer.fuzz.campaign.recheck import recheck
     st = Store(str(tmp_path))
     behaviour = {"still": ("error", "ok"), "fixed": ("ok", "ok"), "invalid": ("error", "error")}
     for name, dev in (("still", "cpu"), ("fixed", "cpu"), ("invalid", "cpu"), ("elsewhere", "cuda")):
-        f = Finding("failure", "nvfuser", f"nvfuser error sig {name}", "w", {},
+        f = Finding("failure", "nvfuser", fails(f"sig {name}"), "w", {},
                     Outcome("error", "nvfuser", signature=f"sig {name}"))
         st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": dev})
 
@@ -404,13 +425,13 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
 
     from minimizer.oracle import context
     monkeypatch.setattr(context, "Pool", Fake)   # the campaign's pools come from its run context
-    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
-                                                     corpus=str(tmp_path)))
+    rows = recheck(CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                   corpus=str(tmp_path)))
     got = {r["key"].rsplit(" ", 1)[1]: (r["reproduces"], r["reason"]) for r in rows}
     assert set(got) == {"still", "fixed", "invalid"}
     assert got["still"][0] is True and got["fixed"][0] is False and got["invalid"][0] is False
     assert "expected error `sig fixed`" in got["fixed"][1] and "reference rejects" in got["invalid"][1]
-    stale = {b.key.rsplit(" ", 1)[1] for b in st.buckets() if b.stale}
+    stale = {b.key.cause.rsplit(" ", 1)[1] for b in st.buckets() if b.stale}
     assert stale == {"fixed", "invalid"}
 
 
@@ -418,12 +439,13 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
     """A bucket filed before fmin knew a value rule (b58dbe69fd27: ``prod`` overflowing int64):
     --recheck records what the reference's run broke (``undefined``), so the bug list files the
     bucket under missing checks rather than bugs, whatever the compiler still does with it."""
-    from minimizer.fuzz.campaign import run as campaign
+    from minimizer.fuzz.campaign.options import CampaignOptions
+    from minimizer.fuzz.campaign.recheck import recheck
     from minimizer.fuzz.buglist import classes
     st = Store(str(tmp_path))
     broke = [{"rule": "int-overflow", "message": "prod of int64 overflows", "op": "prod"}]
     for name in ("overflow", "still"):
-        f = Finding("failure", "nvfuser", f"nvfuser error sig {name}", "w", {},
+        f = Finding("failure", "nvfuser", fails(f"sig {name}"), "w", {},
                     Outcome("error", "nvfuser", signature=f"sig {name}"))
         st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": "cpu"})
 
@@ -444,12 +466,12 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
 
     from minimizer.oracle import context
     monkeypatch.setattr(context, "Pool", Fake)
-    rows = campaign.recheck(campaign.CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
-                                                     corpus=str(tmp_path)))
+    rows = recheck(CampaignOptions(ctx=RunContext(backend="nvfuser", device="cpu", quiet=True),
+                                   corpus=str(tmp_path)))
     assert all(r["reproduces"] for r in rows)
-    by = {b.key.rsplit(" ", 1)[1]: b for b in st.buckets()}
+    by = {b.key.cause.rsplit(" ", 1)[1]: b for b in st.buckets()}
     assert by["overflow"].undefined == broke and by["still"].undefined is None
-    again = {b.key.rsplit(" ", 1)[1]: b for b in Store(str(tmp_path)).buckets()}   # as stored
+    again = {b.key.cause.rsplit(" ", 1)[1]: b for b in Store(str(tmp_path)).buckets()}   # as stored
     assert again["overflow"].undefined == broke
     assert classes.invalid(again["overflow"], None, None) == ("int-overflow", "prod of int64 overflows")
     assert classes.invalid(again["still"], None, None) is None
@@ -511,7 +533,7 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
             "--minimize-time", "90", "-q"]
     r = fmin(*args, "--junit", str(tmp_path / "j.xml"))
     assert r.returncode == 1, r.stdout + r.stderr          # a new finding
-    relu = [b for b in Store(str(corpus)).buckets() if "relu" in b.key]
+    relu = [b for b in Store(str(corpus)).buckets() if "relu" in b.key.ops]
     assert len(relu) == 1, r.stdout
     (b,) = relu
     assert b.kind == "mismatch" and b.owner == "inductor" and b.minimized   # eager translation agrees
@@ -523,7 +545,7 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     for name in ("report.md", "report.json", "repro.min.py", "finding.json"):   # the corpus travels
         assert str(tmp_path) not in (corpus / b.id / name).read_text(), name
     # re-keyed from the minimal repro (its one op) and its own run stored beside it
-    assert b.key == "inductor mismatch values: relu" and b.dtypes and b.ranks
+    assert str(b.key) == "inductor mismatch values: relu" and b.dtypes and b.ranks
     run = json.loads((corpus / b.id / "outcome.min.json").read_text())
     assert run["status"] == "ok" and run["backend"] == "inductor"
     # filed: repro.min.py is the same fusion ending with the eager check, and run standalone (a
@@ -582,7 +604,7 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
     ``never`` on none."""
     from minimizer.cli import fuzz_exit_code
-    from minimizer.fuzz.campaign.run import NewBucket
+    from minimizer.fuzz.campaign.summary import NewBucket
     theirs, mine = NewBucket(Bucket(owner="inductor"), "a"), NewBucket(Bucket(owner="fmin"), "b")
     assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]
     assert [fuzz_exit_code(f, [theirs, mine]) for f in ("new", "fmin", "never")] == [1, 1, 0]
@@ -600,7 +622,7 @@ _CHUNKS_HASH = """
 import hashlib, importlib, sys
 for m in sys.argv[1:]:
     importlib.import_module(m)
-from minimizer.fuzz import generate
+from minimizer.fuzz.sources import generate
 from minimizer.program import to_source
 print(hashlib.sha256("".join(to_source(e.program) for k in range(12) for e in generate.chunk(2031, k)).encode()).hexdigest())
 """
@@ -633,7 +655,7 @@ def test_a_dtype_difference_is_fmins_typing_rule_not_a_wrong_value(tmp_path):
     j, _, ref = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["pointwise"])],
                        [Outcome("ok", "reference", values_path=str(theirs))], oracles=("differential",))
     (f,) = j.findings
-    assert (f.owner, f.key) == ("fmin", "nvfuser mismatch dtype (float for half): add")
+    assert (f.owner, str(f.key)) == ("fmin", "nvfuser mismatch dtype (float for half): add")
     assert "float32[4, 8] vs reference float16[4, 8]" in f.words
 
 
@@ -653,7 +675,7 @@ def test_welford_count_may_be_int32_or_int64(tmp_path):
         j, _, _ = _judge([Outcome("ok", "nvfuser", values_path=str(mine), segments=1, schedulers=["reduction"])],
                          [Outcome("ok", "reference", values_path=str(theirs)), Outcome("ok", values_path=str(r64))],
                          oracles=("differential",), text=text)
-        assert [f.key for f in j.findings] == (["nvfuser mismatch values: welford"] if found else [])
+        assert [str(f.key) for f in j.findings] == (["nvfuser mismatch values: welford"] if found else [])
 
 
 def test_where_operands_broadcast_with_the_condition_too():
@@ -664,6 +686,7 @@ def test_where_operands_broadcast_with_the_condition_too():
 
 
 def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path, monkeypatch):
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     real = generate.chunk
 
@@ -673,11 +696,11 @@ def test_a_generator_error_is_an_fmin_finding_and_the_campaign_goes_on(tmp_path,
         return real(seed, k, **kw)
 
     monkeypatch.setattr(campaign.generate, "chunk", flaky)
-    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=5, seed=1,
-                                                       corpus=str(tmp_path), minimize=True))
+    s = campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=5, seed=1,
+                                              corpus=str(tmp_path), minimize=True))
     assert s.programs == 5 and s.findings["generator"] == 1
     (b,) = Store(str(tmp_path)).buckets()
-    assert b.kind == "generator" and b.owner == "fmin" and "length N at -N" in b.key
+    assert b.kind == "generator" and b.owner == "fmin" and "length N at -N" in b.key.cause
     assert not b.minimized and b.first_example == "1.0.-"
 
 
@@ -686,13 +709,14 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     campaign again skips it and counts it against ``max_examples``; a torn last line (a driver
     killed while writing it) is ignored; a record of other generation settings is refused."""
     from minimizer.errors import UsageError
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Progress
+    from minimizer.fuzz.store.progress import Progress
 
     def run(n, **kw):
-        return campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=n,
-                                                              seed=4, corpus=str(tmp_path),
-                                                              resume=True, **kw))
+        return campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=n,
+                                                     seed=4, corpus=str(tmp_path),
+                                                     resume=True, **kw))
     s = run(5)
     (name,) = [n for n in os.listdir(tmp_path) if n.startswith("campaign-")]
     assert name == "campaign-reference-cpu-4-0of1.jsonl" and s.programs == 5 and s.resumed == 0
@@ -706,8 +730,8 @@ def test_a_campaign_with_a_progress_record_resumes_where_it_stopped(tmp_path):
     assert run(8).programs == 0                       # all judged: nothing left to do
     with pytest.raises(UsageError, match="other settings"):
         run(8, max_ops=3)
-    s = campaign.run_campaign(campaign.CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
-                                                       corpus=str(tmp_path), resume=False, max_ops=3))
+    s = campaign.run_campaign(CampaignOptions(ctx=REF_CTX, max_examples=2, seed=4,
+                                              corpus=str(tmp_path), resume=False, max_ops=3))
     assert s.programs == 2                            # --no-resume: the record starts over
 
 
@@ -732,7 +756,7 @@ def test_reducing_new_buckets_says_which_and_how_far_unless_quiet(tmp_path, caps
         run = _Campaign(CampaignOptions(ctx=RunContext(backend="reference", quiet=quiet), corpus=str(corpus)))
         ids = []
         for i in range(2):
-            f = Finding("failure", "reference", f"reference error boom {i}", "w", {},
+            f = Finding("failure", "reference", fails(f"boom {i}", label="reference"), "w", {},
                         Outcome("error", "reference", signature=f"boom {i}"))
             run.store.add(f, "script", f"1.0.{i}", "reference")
             run.new_keys.append((f.key, {}))

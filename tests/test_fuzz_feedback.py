@@ -94,8 +94,9 @@ def test_inductor_decisions_add_its_extern_kernels():
 
 
 def _campaign(tmp_path, name, **kw):
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    opt = campaign.CampaignOptions(
+    opt = CampaignOptions(
         ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=96, seed=5,
         corpus=str(tmp_path / name), minimize=False, oracles=("failure",), seeds=SMALL, resume=False, **kw)
     return campaign.run_campaign(opt)
@@ -114,7 +115,7 @@ def test_a_feedback_campaign_queues_novel_programs_and_derives_from_them(fed):
     assert s.queue[0]["id"].startswith("5.0.")           # the first program is always new
     j = s.to_json()
     assert j["feedback"]["derived_programs"] == s.derived and j["decision_coverage"]["features"] == len(s.decisions.features)
-    from minimizer.fuzz.campaign.run import summary_lines
+    from minimizer.fuzz.campaign.summary import summary_lines
     text = "\n".join(summary_lines(s))
     assert "| decisions covered" in text and f"{len(s.queue)} entries; {s.derived} programs derived" in text
 
@@ -140,12 +141,13 @@ def test_every_queue_derived_program_replays_from_its_id(fed):
 
 def test_plain_seeded_and_generative_campaigns_report_coverage_and_queue_nothing(tmp_path, capsys):
     from minimizer.cli import main
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     s = _campaign(tmp_path, "plain")
     j = s.to_json()
     assert j["decision_coverage"]["signatures"] >= 1 and j["decision_coverage"]["programs"] == s.programs
     assert "feedback" not in j and s.derived == 0
-    g = campaign.run_campaign(campaign.CampaignOptions(
+    g = campaign.run_campaign(CampaignOptions(
         ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=8, seed=5,
         corpus=str(tmp_path / "gen"), minimize=False, oracles=("failure",), feedback=True))   # no seeds: no queue
     assert g.decisions.programs == 8 and g.decisions.features and not g.queue and g.derived == 0
@@ -158,27 +160,32 @@ def test_a_derived_segmentation_finding_records_its_ancestry_and_is_filed_as_a_s
     """A queue-derived program's order-dependent segmentation: one bucket with both segment graphs,
     the program's ancestry (whose id rebuilds it), under the bug list's Segmentation differences."""
     from minimizer.fuzz.buglist import page as buglist
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.store import Store
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     base = seeded.program_for("5.0.3", SMALL)
     e = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.1")
     assert e is not None and e.id == "5.0.3+5.4.1"
     a = Outcome("ok", "nvfuser", segments=2, schedulers=["reduction", "pointwise"], graph={"segments": []},
                 decisions=["segments:2"])
     b = Outcome("ok", "nvfuser", segments=1, schedulers=["inner_persistent"], graph={"segments": []})
-    f = Finding("order-dependent", "nvfuser", "k", "permutation [1, 0]", {"order_dependent": True}, b,
+    from minimizer.fuzz.store.key import SEGMENTATION, BucketKey
+    changes = BucketKey(SEGMENTATION, "nvfuser", variant="order",
+                        schedulers=("inner_persistent", "pointwise", "reduction"))
+    f = Finding("order-dependent", "nvfuser", changes, "permutation [1, 0]", {"order_dependent": True}, b,
                 marks={"order_dependent": True})
-    run = campaign._Campaign(campaign.CampaignOptions(corpus=str(tmp_path / "c"), seeds=SMALL, feedback=True))
+    run = campaign._Campaign(CampaignOptions(corpus=str(tmp_path / "c"), seeds=SMALL, feedback=True))
     run.count(e, to_source(e.program), Judged(a, [f]))
     (m,) = Store(str(tmp_path / "c")).buckets()
     assert m.first_example == e.id and m.ancestry["seed_file"] == e.seed_file
     assert [x["id"] for x in m.ancestry["chain"]] == ["5.0.3", "5.4.1"]
-    assert m.segment_graphs["segments"] == [2, 1] and "segmentation depends on the input order" in m.key
+    assert m.segment_graphs["segments"] == [2, 1] and "segmentation depends on the input order" in str(m.key)
     assert run.queue.entries and run.s.queue[0]["id"] == e.id   # its decisions were new: queued
     # another example of the bucket keeps the opening one's ancestry
     e2 = seedqueue.derived(base, seedqueue.static_info(base.program), "5.4.2")
-    run.count(e2, to_source(e2.program), Judged(a, [Finding("order-dependent", "nvfuser", "k", "w", {}, b)]))
+    run.count(e2, to_source(e2.program), Judged(a, [Finding("order-dependent", "nvfuser", changes, "w", {}, b)]))
     (m,) = Store(str(tmp_path / "c")).buckets()
     assert m.count == 2 and [x["id"] for x in m.ancestry["chain"]] == ["5.0.3", "5.4.1"]
     md = open(buglist.write(str(tmp_path / "c")), encoding="utf-8").read()
@@ -218,6 +225,7 @@ class _SlowRunner:
 def test_a_chunk_is_mixed_only_once_the_chunks_it_may_draw_on_are_taken(tmp_path, monkeypatch, delay):
     """Short chunks (duplicates skipped) put many chunks in the window: the queue a chunk sees must
     still be the one of the chunks ``lag`` before it, whatever the programs' timing."""
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     short = campaign.program_chunk
     monkeypatch.setattr(campaign, "program_chunk", lambda opt, k: short(opt, k)[:3])
@@ -230,8 +238,8 @@ def test_a_chunk_is_mixed_only_once_the_chunks_it_may_draw_on_are_taken(tmp_path
     run_taken = []
     init = campaign._Campaign.__init__
     monkeypatch.setattr(campaign._Campaign, "__init__", lambda self, opt: (init(self, opt), run_taken.append(self))[0])
-    opt = campaign.CampaignOptions(ctx=RunContext(backend="reference", device="cpu", quiet=True), max_examples=36,
-                                   seed=5, corpus=str(tmp_path / "c"), minimize=False, seeds=SMALL, feedback=True)
+    opt = CampaignOptions(ctx=RunContext(backend="reference", device="cpu", quiet=True), max_examples=36,
+                          seed=5, corpus=str(tmp_path / "c"), minimize=False, seeds=SMALL, feedback=True)
     s = campaign.run_campaign(opt, runner=_SlowRunner(delay))
     assert len(seen) >= 10 and s.queue
     assert all(taken >= position - lag + 1 for position, taken, lag in seen), seen

@@ -1,7 +1,7 @@
 """Which frontend a campaign generates for when none is asked (``campaign.default_frontend``)."""
 import importlib.util
 
-from minimizer.fuzz.campaign.run import default_frontend
+from minimizer.fuzz.campaign.options import default_frontend
 
 NVFUSER_MODULES = ("nvfuser", "nvfuser_direct")
 

@@ -24,7 +24,7 @@ signal.signal(signal.SIGINT, signal.default_int_handler)   # as in a terminal: a
 # background (``nohup ... &``) hands its processes SIGINT ignored, and Ctrl-C then never arrives
 from minimizer import interrupt
 from minimizer.cli import main
-from minimizer.fuzz import campaign
+from minimizer.fuzz.campaign import run as campaign
 
 random.seed(1)
 gc.set_threshold(20, 2, 2)   # the collector (and Hypothesis's gc callback) runs all the time

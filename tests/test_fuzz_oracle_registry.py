@@ -9,6 +9,7 @@ from minimizer.cli import build_parser, selected_oracles
 from minimizer.errors import UsageError
 from minimizer.fuzz.judging import oracles
 from minimizer.fuzz.judging.oracles import Finding, NotJudged, base, run_oracles
+from minimizer.fuzz.store.key import BucketKey
 from minimizer.oracle import Outcome
 from minimizer.program import parse
 
@@ -74,7 +75,7 @@ def test_a_new_oracle_is_selectable_and_asked_in_its_order(registry):
     @base.register("psychic", order=15)
     def psychic(ex):
         calls.append(("psychic", ex.outcome.status, ex.backend))
-        return Finding("psychic", ex.backend, "nvfuser psychic", "it foresaw it")
+        return Finding("psychic", ex.backend, BucketKey(label=ex.backend, verbatim="nvfuser psychic"), "it foresaw it")
 
     seen_by_order = []
     real_order = base._REGISTRY["order"]
@@ -85,7 +86,7 @@ def test_a_new_oracle_is_selectable_and_asked_in_its_order(registry):
     assert _fuzz_default() == "failure,differential,psychic,order,layout"
     j, pool = _judge([Outcome("ok", "nvfuser")], oracles=("psychic", "order"))
     assert calls == [("psychic", "ok", "nvfuser")] and seen_by_order == [calls]   # order 15 before order 20
-    assert [(f.kind, f.key) for f in j.findings] == [("psychic", "nvfuser psychic")]
+    assert [(f.kind, f.key.text) for f in j.findings] == [("psychic", "nvfuser psychic")]
     assert j.findings[0].traits == {"dtypes": ["Float"], "ranks": [1]}            # filled in, as for any finding
     calls.clear()
     j, _ = _judge([Outcome("ok", "nvfuser")], oracles=("order",))

@@ -82,7 +82,8 @@ def test_every_mutation_kind_is_reachable_and_keeps_programs_valid():
 ALIAS = EXPANDED_ALIAS.replace("alias_input=T0", "alias_input=T1")
 
 #: a seed the static check accepts and the reference rejects (its indices are out of range: a
-#: finding of the failure oracle on the reference backend)
+#: finding of the failure oracle on the reference backend). The index is computed from an input:
+#: one read as an index directly is written in range (``validity.input_values``)
 INDEX_OUT_OF_RANGE = textwrap.dedent("""\
     import torch
     from nvfuser import FusionDefinition, DataType
@@ -90,7 +91,8 @@ INDEX_OUT_OF_RANGE = textwrap.dedent("""\
     def nvfuser_fusion_id0(fd: FusionDefinition) -> None:
         T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
         T1 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Int, is_cpu=False)
-        T2 = fd.ops.index_select(T0, T1, dim=0)
+        T4 = fd.ops.add(T1, T1)
+        T2 = fd.ops.index_select(T0, T4, dim=0)
         T3 = fd.ops.mul(T2, T2)
         fd.add_output(T3)
 
@@ -125,11 +127,12 @@ def test_unreadable_seeds_are_reported_with_where_and_a_missing_folder_is_a_usag
 
 def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
     from minimizer.fuzz.buglist import page as buglist
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
-    from minimizer.fuzz.store.findings import Store
+    from minimizer.fuzz.store.store import Store
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "index_range.py").write_text(INDEX_OUT_OF_RANGE)
-    s = campaign.run_campaign(campaign.CampaignOptions(
+    s = campaign.run_campaign(CampaignOptions(
         ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=3, seed=0,
         corpus=str(tmp_path / "c"), minimize=False, oracles=("failure",), seeds=(str(tmp_path / "seeds"),)))
     path = str(tmp_path / "seeds" / "index_range.py")
@@ -148,22 +151,27 @@ def test_a_seeded_campaign_records_the_seed_in_its_findings(tmp_path):
 
 def test_an_order_dependent_segmentation_of_a_seed_is_its_own_finding():
     from minimizer.fuzz.sources.generate import Example
-    from minimizer.fuzz.judging.oracles import Finding, Judged
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.judging.oracles import Judged
     a = Outcome("ok", "nvfuser", segments=5, schedulers=["pointwise"] * 4 + ["no_op"], graph={"segments": []})
     b = Outcome("ok", "nvfuser", segments=8, schedulers=["pointwise"] * 5 + ["no_op"] * 3, graph={"segments": [{"scheduler": "no_op", "kernel": False}]})
-    f = Finding("order-dependent", "nvfuser", "nvfuser order-dependent segmentation changes (no_op, pointwise)",
+    from minimizer.fuzz.store.key import FAILURE, SEGMENTATION, BucketKey
+    changes = BucketKey(SEGMENTATION, "nvfuser", variant="order", schedulers=("no_op", "pointwise"))
+    assert str(changes) == "nvfuser order-dependent segmentation changes (no_op, pointwise)"
+    f = Finding("order-dependent", "nvfuser", changes,
                 "permutation [1, 0]", {"order_dependent": True}, b, marks={"order_dependent": True})
     prog = seeded.load(DIRS).seeds[0].program
     (g,) = seeded.findings_of(seeded.SeededExample("0.0.0", prog, "rope.py", ("order",)), Judged(a, [f]), "nvfuser")
-    assert g.key == "nvfuser segmentation depends on the input order (no_op, pointwise)"
+    assert str(g.key) == "nvfuser segmentation depends on the input order (no_op, pointwise)" and g.key.seeded
     assert g.found_as == "segmentation" and g.kind == "order-dependent"   # reduced and filed as order findings are
     assert g.marks["segment_graphs"]["segments"] == [5, 8] and g.traits["seeds"] == ["rope.py"]
     assert g.words.startswith("as seeded: 5 segments [no_op, pointwise×4]; varied: 0 kernels + 1 no_op")
-    same = Finding("layout-dependent", "nvfuser", "k", "w", {}, Outcome("error", "nvfuser", signature="x"))
-    assert seeded.as_segmentation(same, a, "nvfuser").key == "k"    # a failing variant stays a failure
+    k = BucketKey(FAILURE, "nvfuser", "error", "x")
+    same = Finding("layout-dependent", "nvfuser", k, "w", {}, Outcome("error", "nvfuser", signature="x"))
+    assert seeded.as_segmentation(same, a, "nvfuser").key == k    # a failing variant stays a failure
     # a generated program's findings are untouched
-    f2 = Finding("order-dependent", "nvfuser", "k2", "w", {}, b)
-    assert seeded.findings_of(Example("0.0.0", prog), Judged(a, [f2]), "nvfuser")[0].key == "k2"
+    f2 = Finding("order-dependent", "nvfuser", changes, "w", {}, b)
+    assert seeded.findings_of(Example("0.0.0", prog), Judged(a, [f2]), "nvfuser")[0].key == changes
     json.dumps(g.marks)
 
 
@@ -172,12 +180,13 @@ def test_mutants_of_index_matmul_and_aliasing_seeds_are_programs_the_reference_r
     values past a shrunk or redrawn extent, a matmul of two dtypes, an expanded input written into,
     an op swapped in for operands of another kind — filed as fmin's own findings. On the seeds that
     showed each (seeds 7 and 11 of the campaign below did), no mutant fails on the reference now."""
+    from minimizer.fuzz.campaign.options import CampaignOptions
     from minimizer.fuzz.campaign import run as campaign
     seeds = tuple(os.path.join(ROOT, "corpus", f) for f in (
         "legacy_index_embedding.py", "direct_linear_matmul.py", "direct_scatter_index_ops.py",
         "direct_shape_ops.py", "legacy_batchnorm_stats_alias.py"))
     for seed in (7, 11):
-        s = campaign.run_campaign(campaign.CampaignOptions(
+        s = campaign.run_campaign(CampaignOptions(
             ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=300), max_examples=60,
             seed=seed, corpus=str(tmp_path / f"c{seed}"), minimize=False, oracles=("failure",), seeds=seeds))
         assert s.programs == 60 and not s.findings, (seed, dict(s.findings), s.new)
@@ -221,7 +230,10 @@ def test_a_seed_at_real_sizes_is_trimmed_to_the_budget_keeping_its_innermost_ext
     """The layernorm backward seeds (16×512×4096, 33.5M elements a tensor) cost seconds a program
     to run, save and compare: their trimmed form has no tensor over ``TRIM_ELEMENTS``, passes the
     static check, and keeps the normalized extent 4096 (the outer 512 is halved instead); a seed
-    within the budget, and one with index ops, are not trimmed."""
+    within the budget is not trimmed, nor one whose index is computed (``argsort`` read by
+    ``scatter``: its values are bound to the extents); one whose indices are inputs is, and no
+    further than its ``select`` index allows (the printer writes the index inputs for the new
+    extents: ``tests/test_index_values.py``)."""
     by_name = {os.path.basename(s.path): s for s in seeded.load(DIRS).seeds}
     big = by_name["layernorm_bwd_segmented.py"]
     assert _largest(big.program, big.info) == 16 * 512 * 4096
@@ -232,8 +244,11 @@ def test_a_seed_at_real_sizes_is_trimmed_to_the_budget_keeping_its_innermost_ext
     assert (16, 16, 4096) in shapes and not any(512 in sh for sh in shapes)
     small = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_shape_ops.py"), None)
     assert small.small is None
+    computed = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py"), None)
+    assert mutate.trimmed(computed.program, computed.info, limit=16) is None
     index = seeded.read_seed(os.path.join(ROOT, "corpus", "legacy_index_embedding.py"), None)
-    assert mutate.trimmed(index.program, index.info, limit=16) is None
+    q, _ = mutate.trimmed(index.program, index.info, limit=16)
+    assert q.inputs[0].shape == (4, 4) and q.inputs[-1].value == 3   # select(T0, 3, dim=0) needs 4 rows
 
 
 def test_programs_of_a_large_seed_start_trimmed_and_sometimes_as_written():
@@ -310,33 +325,6 @@ def test_a_mutation_that_does_not_apply_is_drawn_again():
 
     q, names = mutate.mutated(Data(), p.program, p.info)
     assert names == ["cast"] and q != p.program
-
-
-def test_a_cut_never_makes_an_index_operand_an_input():
-    """An input an index op reads gets values unbounded by the indexed extent (an ``argsort``
-    result cut to an input made ``scatter`` read out of range on the reference): no cut candidate
-    declares one."""
-    s = seeded.read_seed(os.path.join(ROOT, "corpus", "direct_scatter_index_ops.py"), None)
-    before = {x.outs[0] for x in s.program.stmts if x.is_tensor_decl}
-    seen = 0
-
-    @settings(max_examples=120, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(st.data())
-    def one(data):
-        nonlocal seen
-        q = mutate.cut(data, s.program, s.info)
-        if q is None:
-            return
-        seen += 1
-        assert not mutate._index_read_new_input(s.program, q)
-
-    one()
-    assert seen >= 10
-    # and the guard does see such a cut: argsort's result (read by scatter) made an input
-    from minimizer.reduce.passes import ValueToInput
-    flagged = [c for _, c in ValueToInput().candidates(s.program, s.info) if mutate._index_read_new_input(s.program, c)]
-    assert flagged and all({x.outs[0] for x in c.stmts if x.is_tensor_decl} - before for c in flagged)
 
 
 def test_an_output_is_never_aliased_into_an_input_already_written():
@@ -617,7 +605,7 @@ def test_a_value_made_an_input_goes_where_the_tensors_are_not_where_a_cpu_scalar
     made the `full` an input on the CPU, beside the CPU scalar, which nvFuser refuses. A new input
     goes to the device of the script's tensors (the GPU where only CPU scalars are there)."""
     from minimizer.program import parse
-    from minimizer.reduce.passes.common import device_of
+    from minimizer.program.declare import device_of
     src = textwrap.dedent("""\
         import torch
         from nvfuser_direct import FusionDefinition, DataType

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from minimizer.fuzz.sources.strategies import covered_ops, op_calls, programs, tensor_specs
+from minimizer.fuzz.sources.specs import tensor_specs
+from minimizer.fuzz.sources.strategies import covered_ops, op_calls, programs
 from minimizer.ops import lookup
 from minimizer.model import DIRECT, LEGACY
 from minimizer.program.printer import to_source

@@ -11,7 +11,8 @@ import time
 from concurrent.futures import Future
 
 from minimizer import phases
-from minimizer.fuzz.campaign.run import CampaignOptions, run_campaign, window_for
+from minimizer.fuzz.campaign.options import CampaignOptions, window_for
+from minimizer.fuzz.campaign.run import run_campaign
 from minimizer.fuzz.judging.oracles import Judged
 from minimizer.oracle.context import RunContext
 from minimizer.oracle.outcome import Outcome

@@ -24,7 +24,7 @@ from minimizer.oracle.pool import Pool, Request
 from minimizer.program import parse, static, validity
 from minimizer.program.interpret import FusionError, run
 from minimizer.program.printer import to_source
-from minimizer.reduce.passes.shapes import resize
+from minimizer.program.extents import resize
 
 
 
@@ -192,13 +192,16 @@ def test_an_empty_group_of_k_breaks_the_rule():
     assert "leave a group of k empty" in _watched(text, (4, 4, 12, 16))[0]
 
 
-def test_every_value_parameter_names_a_tensor_parameter_and_a_value_rule():
-    """What the printer, the mutations and ``ValueWatch`` read of a ``ValueParam`` exists."""
+def test_every_value_parameter_names_a_parameter_and_a_value_rule():
+    """What the printer, the mutations, the static check and ``ValueWatch`` read of a ``ValueParam``
+    exists: grouped_mm's offsets, and the index of every index op (``ops/indexing.py``)."""
     found = [(spec, vp) for spec in CATALOG.values() for vp in spec.value_params]
-    assert [(spec.name, vp.name, vp.rule) for spec, vp in found] == [("grouped_mm", "offsets", "grouped-mm-offsets")]
+    assert ("grouped_mm", "offsets", "grouped-mm-offsets") in [(spec.name, vp.name, vp.rule) for spec, vp in found]
+    index_ops = {spec.name for spec in CATALOG.values() if spec.family == "index"}
+    assert index_ops == {spec.name for spec, vp in found if vp.rule in ("index-range", "scatter-index")}
     for spec, vp in found:
-        assert spec.param(vp.name).kind == "tensor"
-        assert vp.rule in validity.RULES and vp.rule in validity.VALUE_RULES
+        assert spec.param(vp.name).kind in ("tensor", "scalar")
+        assert vp.rule in validity.RULES and vp.rule in validity.VALUE_RULES and vp.rule in validity.STATIC_RULES
 
 
 def _offsets_written(text: str) -> list[int]:

@@ -53,3 +53,41 @@ def test_an_expanded_dim_of_another_extent_needs_stride_zero():
     with pytest.raises(FusionError, match="Expecting an expanded dimension on dimension 1"):
         check("[1, -1]", "[None, None]", torch.ones(1, 3))
     assert check("[1, -1]", "[None, None]", torch.ones(1, 1).expand(1, 3)).outputs[0].shape == (1, 3)
+
+
+EMPTY_EXPANDED = """import torch
+from nvfuser_direct import FusionDefinition, DataType
+
+def fusion_func(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[None, True], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.ops.neg(tv0)
+    fd.add_output(tv1)
+
+with FusionDefinition() as fd:
+    fusion_func(fd)
+
+inputs = [torch.randn(0, dtype=torch.float32, device='cuda:0').as_strided((3, 0), (0, 1))]
+fd.execute(inputs)
+"""
+
+
+def test_an_empty_input_keeps_stride_0_at_its_expanded_dim():
+    """Empty (an extent 0) and expanded at dim 0 (contiguity None, stride 0): torch calls every
+    empty tensor contiguous, which once made a resized or newly declared input row-major, stride 1
+    at the expanded dim. A resize (the reducer's ShrinkShapes, the ``shape`` mutation), a
+    declaration from a meta value (ValueToInput, the ``broadcast`` mutation) and the printed
+    script keep stride 0 there."""
+    from minimizer.program import to_source
+    from minimizer.program.printer import render_input
+    from minimizer.program.declare import tensor_input
+    from minimizer.program.extents import resize
+    p = parse(EMPTY_EXPANDED)
+    assert p.inputs[0].strides == (0, 1)
+    q = resize(p, 3, 2)
+    assert q.inputs[0].shape == (2, 0) and q.inputs[0].strides == (0, 1)
+    assert parse(to_source(q)).inputs == q.inputs
+    built = eval(render_input(q.inputs[0]).replace("'cuda:0'", "'cpu'"), {"torch": torch})
+    assert tuple(built.shape) == (2, 0) and built.stride() == (0, 1)
+    _, arg = tensor_input(p, "tv9", torch.empty(0, device="meta").as_strided((3, 0), (0, 1)), (True, False))
+    assert arg.shape == (3, 0) and arg.strides == (0, 1)
+    assert not p.inputs[0].is_contiguous()

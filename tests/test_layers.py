@@ -184,3 +184,122 @@ def test_the_circle_finder_sees_circles_at_any_depth(tmp_path):
         (tmp_path / rel).write_text(text)
     found = circles(module_graph(tmp_path / "pkg"))
     assert sorted(found) == [["pkg.a.b", "pkg.c.d"], ["pkg.e", "pkg.f"], ["pkg.g", "pkg.h"], ["pkg.j", "pkg.j.k"]]
+
+
+# ---------------------------------------------------------------- the fuzz path, and the reduction's passes
+#: ``minimizer.fuzz``'s subpackages along a finding's path, bottom to top: a module of one imports
+#: only modules of earlier ones. The store is the shared record at the bottom, so every later
+#: stage may import it; the path sources -> judging -> store -> filing -> bug list has no arrow
+#: back. The real imports this allows, as they stand:
+#:
+#:   store     nothing of fuzz (but ``KNOWN_UPWARD`` below)
+#:   sources   nothing of fuzz
+#:   judging   store (``keys`` -> ``record``)
+#:   filing    store
+#:   buglist   store, judging (``page`` -> ``keys``)
+#:   campaign  store, sources, judging, filing, buglist
+FUZZ_LAYERS = ["store", "sources", "judging", "filing", "buglist", "campaign"]
+
+#: imports against ``FUZZ_LAYERS`` allowed for now: none (the store imports nothing above it)
+KNOWN_UPWARD: set = set()
+
+
+def _fuzz_stage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "fuzz" and parts[2] in FUZZ_LAYERS else None
+
+
+def fuzz_edges(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(importing module, imported module) of every import between two fuzz stages."""
+    return {(m, t) for m, targets in graph.items() for t in targets
+            if _fuzz_stage(m) and _fuzz_stage(t) and _fuzz_stage(m) != _fuzz_stage(t)}
+
+
+def fuzz_upward(graph: dict[str, set[str]], known=frozenset()) -> list[str]:
+    """Imports of a later fuzz stage than the importer's, but those in ``known``."""
+    level = {s: k for k, s in enumerate(FUZZ_LAYERS)}
+    return sorted(f"{m} -> {t}" for m, t in fuzz_edges(graph)
+                  if level[_fuzz_stage(t)] > level[_fuzz_stage(m)] and (m, t) not in known)
+
+
+def passes_from_outside(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of ``reduce.passes`` (the package or a module of it) by a module outside ``reduce``:
+    what reduction and mutation share lives in ``program/`` (``declare``, ``extents``, ``cuts``)."""
+    top = next(iter(graph)).split(".")[0] if graph else "minimizer"
+    inside, passes = f"{top}.reduce", f"{top}.reduce.passes"
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
+                  if (t == passes or t.startswith(passes + ".")) and not (m == inside or m.startswith(inside + ".")))
+
+
+def test_every_fuzz_module_is_on_the_path():
+    """Every module of ``minimizer.fuzz`` but its ``__init__`` is in a stage of ``FUZZ_LAYERS``."""
+    fuzz = {m for m in module_graph() if m.startswith("minimizer.fuzz.")}
+    assert fuzz and {m for m in fuzz if _fuzz_stage(m) is None} == set()
+
+
+def test_no_fuzz_stage_imports_a_later_one():
+    bad = fuzz_upward(module_graph(), KNOWN_UPWARD)
+    assert not bad, "imports against FUZZ_LAYERS:\n" + "\n".join(bad)
+
+
+def test_no_module_outside_reduce_imports_the_passes():
+    bad = passes_from_outside(module_graph())
+    assert not bad, "reduce.passes imported from outside reduce (use program.declare/extents/cuts):\n" + "\n".join(bad)
+
+
+def test_the_fuzz_path_reader_sees_real_edges():
+    """The readers are not blind: real imports of the source are among what they see — downward
+    ones of the fuzz path, and the driver's import of the passes inside ``reduce``."""
+    graph = module_graph()
+    edges = fuzz_edges(graph)
+    assert ("minimizer.fuzz.campaign.run", "minimizer.fuzz.store.store") in edges
+    assert ("minimizer.fuzz.filing.filing", "minimizer.fuzz.store.record") in edges
+    assert ("minimizer.fuzz.buglist.page", "minimizer.fuzz.judging.property") in edges
+    assert "minimizer.reduce.passes" in graph["minimizer.reduce.driver"]
+
+
+def test_the_fuzz_path_checks_catch_an_arrow_back(tmp_path):
+    """On a made-up package: an upward import (function-local too) is caught, a downward one and a
+    known one are not; the passes imported from the fuzzer are caught, from the driver not."""
+    files = {
+        "minimizer/__init__.py": "",
+        "minimizer/fuzz/__init__.py": "",
+        "minimizer/fuzz/store/__init__.py": "",
+        "minimizer/fuzz/store/record.py": "def load():\n    from ..buglist import page\n",
+        "minimizer/fuzz/store/findings.py": "from ..judging import keys\n",
+        "minimizer/fuzz/judging/__init__.py": "",
+        "minimizer/fuzz/judging/keys.py": "from ..store import record\n",
+        "minimizer/fuzz/buglist/__init__.py": "",
+        "minimizer/fuzz/buglist/page.py": "",
+        "minimizer/fuzz/sources/__init__.py": "",
+        "minimizer/fuzz/sources/mutate.py": "from ...reduce.passes.shapes import resize\n",
+        "minimizer/reduce/__init__.py": "",
+        "minimizer/reduce/driver.py": "from .passes import PASSES\n",
+        "minimizer/reduce/passes/__init__.py": "PASSES = []\n",
+        "minimizer/reduce/passes/shapes.py": "resize = None\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    graph = module_graph(tmp_path / "minimizer")
+    known = {("minimizer.fuzz.store.findings", "minimizer.fuzz.judging.keys")}
+    assert fuzz_upward(graph, known) == ["minimizer.fuzz.store.record -> minimizer.fuzz.buglist.page"]
+    assert len(fuzz_upward(graph)) == 2
+    assert passes_from_outside(graph) == ["minimizer.fuzz.sources.mutate -> minimizer.reduce.passes.shapes"]
+
+
+# ---------------------------------------------------------------- the store is the fuzzer's lowest layer
+#: the fuzz subpackages above the store: judging keys findings, the rest files, lists and runs them
+ABOVE_THE_STORE = ("sources", "judging", "filing", "buglist", "campaign")
+
+
+def test_store_imports_no_judging():
+    """``minimizer.fuzz.store`` (a bucket's record and key, the store, merging, re-keying's
+    mechanics) imports nothing of the fuzz subpackages above it: re-keying is handed today's rules
+    (``judging.today``), a finding is the store's own type (``store.finding``)."""
+    graph = module_graph()
+    store = {m for m in graph if m.startswith("minimizer.fuzz.store")}
+    assert "minimizer.fuzz.store.store" in store and "minimizer.fuzz.store.record" in store   # the reader sees it
+    up = sorted(f"{m} -> {t}" for m in store for t in graph[m]
+                if any(t == f"minimizer.fuzz.{p}" or t.startswith(f"minimizer.fuzz.{p}.") for p in ABOVE_THE_STORE))
+    assert not up, "the store imports from above it:\n" + "\n".join(up)

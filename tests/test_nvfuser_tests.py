@@ -1,5 +1,5 @@
-"""Seeds harvested from an nvFuser checkout's Python tests (``fuzz/nvfuser_tests.py``,
-``fuzz/harvest_worker.py``): the tests run in a worker process, their fusions become seeds named
+"""Seeds harvested from an nvFuser checkout's Python tests (``harvest/nvfuser_tests.py``,
+``harvest/worker.py``): the tests run in a worker process, their fusions become seeds named
 after the test, and every fusion function is counted as read or left out with its reason.
 
 The checkouts here are synthetic: small test files written for these tests in the shapes nvFuser's

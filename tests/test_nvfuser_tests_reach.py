@@ -1,4 +1,4 @@
-"""What lets a harvested nvFuser test reach its fusion and the fusion be read (``fuzz/harvest_worker``,
+"""What lets a harvested nvFuser test reach its fusion and the fusion be read (``harvest/worker``,
 the reference's input check): the direct frontend's ways a test binds or drives a fusion that fmin
 models as nvFuser does. Each case is a synthetic test file in a shape nvFuser's tests take, nothing
 copied from nvFuser; every fusion function in it must come back as a read seed.
@@ -409,7 +409,7 @@ def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
     import signal
     import time
 
-    from minimizer.harvest import worker as hw
+    from minimizer.harvest import loading as hw
     monkeypatch.setattr(hw, "_LIMITS", ((signal.ITIMER_PROF, 0.3), (signal.ITIMER_REAL, 1.2)))
     old = {s: signal.signal(s, hw._alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
     try:
@@ -417,9 +417,9 @@ def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
             end = time.process_time() + seconds
             while time.process_time() < end:
                 pass
-        assert hw._run(time.sleep, 0.6) is None            # longer than the CPU limit, idle
-        assert isinstance(hw._run(busy, 2.0), hw._Timeout)  # CPU past its limit
-        assert isinstance(hw._run(time.sleep, 3.0), hw._Timeout)  # past the wall limit
+        assert hw.run_limited(time.sleep, 0.6) is None                   # longer than the CPU limit, idle
+        assert isinstance(hw.run_limited(busy, 2.0), hw._Timeout)        # CPU past its limit
+        assert isinstance(hw.run_limited(time.sleep, 3.0), hw._Timeout)  # past the wall limit
     finally:
         for s, h in old.items():
             signal.signal(s, h)

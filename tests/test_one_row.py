@@ -14,9 +14,13 @@ from minimizer.backends import nvfuser
 from minimizer.backends.nvfuser_log import fusion_inputs
 from minimizer.fuzz.campaign.run import apply_reduction
 from minimizer.fuzz.store import record
-from minimizer.fuzz.store.findings import Store, bucket_id, merge, merge_equal_programs, rekey
+from minimizer.fuzz.judging.today import TODAY, merge, rekey
+from minimizer.fuzz.store.rekey import merge_equal_programs
+from minimizer.fuzz.store.store import Store, bucket_id
 from minimizer.fuzz.judging.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
-from minimizer.fuzz.judging.oracles import Finding, _failure, failure_owner
+from minimizer.fuzz.judging.oracles import _failure, failure_owner
+from minimizer.fuzz.store.finding import Finding
+from minimizer.fuzz.store.key import MISMATCH, BucketKey
 from minimizer.oracle import Outcome
 from minimizer.oracle.checks import Failure
 from minimizer.oracle.rootcause import rootcause
@@ -58,14 +62,14 @@ def read(*parts):
 def test_fmins_label_of_a_validation_site_is_not_the_key(tmp_path, pair):
     """One nvFuser validation, labelled ``input-mismatch`` where fmin could not tell the tensor it
     names is an intermediate and ``internal-assert`` where it could: one bucket."""
-    labels = {finding(b).key.split()[3] for b in pair}
+    labels = {finding(b).key.cause.split()[1] for b in pair}
     assert labels == {"input-mismatch:", "internal-assert:"}
     root = corpus(tmp_path, *pair)
     r = rekey(root)
     after = buckets(root)
     assert r["buckets_after"] == len(after) == 1
     (m,) = after.values()
-    assert answers(m) >= set(pair) and " validation: " in m.key
+    assert answers(m) >= set(pair) and " validation: " in m.key.cause
 
 
 def test_a_printed_values_type_is_not_the_key(tmp_path):
@@ -108,9 +112,9 @@ def test_a_wrong_shape_is_named_by_what_went_wrong_with_the_dimension(tmp_path):
     root = corpus(tmp_path, *EXPANDED, *CONCATENATED)
     rekey(root)
     after = buckets(root)
-    assert sorted(m.key for m in after.values()) == [
+    assert sorted(str(m.key) for m in after.values()) == [
         "nvfuser mismatch shape (a concatenated extent lost)", "nvfuser mismatch shape (an expanded extent returned as 1)"]
-    by_key = {m.key: answers(m) for m in after.values()}
+    by_key = {str(m.key): answers(m) for m in after.values()}
     assert by_key["nvfuser mismatch shape (an expanded extent returned as 1)"] >= set(EXPANDED)
     assert by_key["nvfuser mismatch shape (a concatenated extent lost)"] >= set(CONCATENATED)
 
@@ -135,10 +139,10 @@ def test_the_reduced_precision_nvrtc_family_is_one_row_listing_its_functions(tmp
     after = buckets(root)
     assert len(after) == 2
     family = next(m for m in after.values() if {"ca0a49b883ff", "35c33549bc07"} <= answers(m))
-    assert "reduced-precision overload" in family.key and '"ceil"' not in family.key
+    assert "reduced-precision overload" in family.key.message and '"ceil"' not in family.key.message
     assert sorted(family.particulars["functions"]) == ["*", "ceil"]
     lerp = next(m for m in after.values() if "939adf12e7f5" in answers(m))
-    assert '"nvf::lerp"' in lerp.key and lerp.particulars is None
+    assert '"nvf::lerp"' in lerp.key.message and lerp.particulars is None
 
 
 # ---------------------------------------------------------------- one program up to names, sizes, dtypes
@@ -152,16 +156,16 @@ def test_one_program_up_to_names_sizes_and_dtypes_has_one_form():
 def test_minimized_buckets_of_one_program_merge(tmp_path):
     root = corpus(tmp_path, "1e67bbb91db1", "c628a67231ec")
     store = Store(root)
-    assert merge_equal_programs(store) == []           # Inductor's and nvFuser's: two bugs
+    assert merge_equal_programs(store, TODAY.form) == []         # Inductor's and nvFuser's: two bugs
     p = record.path_in(os.path.join(root, "1e67bbb91db1"))
     m = record.load(p)
     m.backend = m.owner = "nvfuser"                    # as if nvFuser had shown both
     record.save(p, m)
     store = Store(root)
-    assert len(merge_equal_programs(store)) == 1
+    assert len(merge_equal_programs(store, TODAY.form)) == 1
     (kept,) = buckets(root).values()
     assert kept.id == "1e67bbb91db1"                    # the first seen keeps its id
-    assert store.resolve(finding("c628a67231ec").key) == kept.key
+    assert store.resolve(finding("c628a67231ec").key) == str(kept.key)
 
 
 # ---------------------------------------------------------------- a bucket keeps its identity
@@ -169,7 +173,8 @@ def test_a_bucket_keeps_its_id_when_it_is_minimized(tmp_path):
     """70a6003adcaf as it was filed (keyed by the op of its first differing output), then its
     reduction applied as a campaign applies it: the key names the repro's ops, the id stays,
     and the campaign counts the next example under either key in it."""
-    first = "nvfuser mismatch values: cast"
+    first = BucketKey(MISMATCH, "nvfuser", difference="values", ops=("cast",))
+    assert str(first) == "nvfuser mismatch values: cast"
     m = finding("70a6003adcaf")
     m.reduction = m.attachment = m.standalone = m.old_keys = None
     m.key, m.id, m.minimized = first, bucket_id(first), False
@@ -184,7 +189,7 @@ def test_a_bucket_keeps_its_id_when_it_is_minimized(tmp_path):
                                    "files": {"repro.min.py": read("70a6003adcaf", "repro.min.py")}})
     (now,) = buckets(root).values()
     assert now.id == bucket_id(first) and os.listdir(root) == [bucket_id(first)]
-    assert now.key == "nvfuser mismatch values: addcmul, cosh" and now.old_keys == [first]
+    assert str(now.key) == "nvfuser mismatch values: addcmul, cosh" and now.old_keys == [str(first)]
     for key in (first, now.key):
         f = Finding("mismatch", "nvfuser", key, "again", {"mismatch": "values"})
         d2, new = Store(root).add(f, "", "2031.1.1", "nvfuser")
@@ -270,7 +275,7 @@ def test_a_shards_bucket_of_a_known_key_under_another_id_merges(tmp_path):
     got = {b.id: b for b in Store(str(known)).buckets()}
     assert set(got) == {"6447dc39a824", "ca0a49b883ff", "c9088f30f8a8"} and report["rekey"]["merged"] == 1
     b = got["6447dc39a824"]
-    assert b.key == "nvfuser mismatch shape (an expanded extent returned as 1)"
+    assert str(b.key) == "nvfuser mismatch shape (an expanded extent returned as 1)"
     assert b.count == sum(record.load_dir(os.path.join(data, d, i)).count
                           for d, i in (("known", "6447dc39a824"), ("shard", "8cd68d68b828")))
     # c9088f30f8a8's key (an NVRTC error naming ``nvf::threshold``) is one the known
@@ -329,9 +334,9 @@ def test_an_input_written_into_itself_is_one_row_and_an_ill_defined_write_anothe
     assert got["7e0863eba51b"].seeds == {k: (first.seeds or {}).get(k, 0) + (later.seeds or {}).get(k, 0)
                                          for k in {**(first.seeds or {}), **(later.seeds or {})}}
     assert set(got) == {"7e0863eba51b", "0d4b417dfcc0"}
-    assert got["7e0863eba51b"].key == "nvfuser mismatch aliasing: no op"
+    assert str(got["7e0863eba51b"].key) == "nvfuser mismatch aliasing: no op"
     assert "nvfuser mismatch values: where" in got["7e0863eba51b"].old_keys
-    assert got["0d4b417dfcc0"].key == "nvfuser mismatch aliasing: no op (breaks alias-dtype)"
+    assert str(got["0d4b417dfcc0"].key) == "nvfuser mismatch aliasing: no op (breaks alias-dtype)"
     assert Store(root).meta("nvfuser mismatch aliasing: no op").id == "7e0863eba51b"
 
 
@@ -340,9 +345,9 @@ def test_a_buckets_key_now_answers_before_another_buckets_old_key(tmp_path):
     real buckets below are keyed ``values: no op``; the first re-keyed (``alias-dtype``) keeps that
     as an old key, and the second must still be found by it and re-keyed in turn."""
     root = corpus(tmp_path, "0d4b417dfcc0", "4663d1cbec89")
-    assert {m.key for m in buckets(root).values()} == {"nvfuser mismatch values: no op"}
+    assert {str(m.key) for m in buckets(root).values()} == {"nvfuser mismatch values: no op"}
     rekey(root)
     got = buckets(root)
-    assert got["0d4b417dfcc0"].key.endswith("(breaks alias-dtype)")
+    assert got["0d4b417dfcc0"].key.rules == ("alias-dtype",)
     assert "nvfuser mismatch values: no op" in got["0d4b417dfcc0"].old_keys
-    assert got["4663d1cbec89"].key == "nvfuser mismatch aliasing: no op"
+    assert str(got["4663d1cbec89"].key) == "nvfuser mismatch aliasing: no op"

@@ -12,7 +12,7 @@ from minimizer.program import edits, static
 from minimizer.reduce.passes import (PASSES, Bypass, CanonicalInputOrder, CutAtIntermediate,
                                      MergeInputs, PlainLayouts, Rename, ShrinkShapes, SimplifyDtypes,
                                      SimplifyScalars, ValueToInput, cosmetic_key)
-from minimizer.reduce.passes.cut import schedule
+from minimizer.program.cuts import schedule
 
 LEGACY = '''import torch
 from nvfuser import FusionDefinition, DataType

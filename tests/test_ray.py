@@ -28,8 +28,9 @@ from conftest import CORPUS, ROOT  # noqa: E402
 from minimizer.cli import main  # noqa: E402
 from minimizer.cluster import RayOptions, RayRunner  # noqa: E402
 from minimizer.fuzz.sources import generate   # noqa: E402
-from minimizer.fuzz.campaign.run import CampaignOptions, run_campaign   # noqa: E402
-from minimizer.fuzz.store.findings import Store   # noqa: E402
+from minimizer.fuzz.campaign.options import CampaignOptions   # noqa: E402
+from minimizer.fuzz.campaign.run import run_campaign   # noqa: E402
+from minimizer.fuzz.store.store import Store   # noqa: E402
 from minimizer.oracle.runners import Runner  # noqa: E402
 from minimizer.program import to_source  # noqa: E402
 
@@ -184,12 +185,13 @@ def test_check_and_recheck_on_ray_give_the_same_rows(cluster, tmp_path, capsys):
     assert there == here and len(here) == len(scripts)
     assert [r["status"] != "ok" for r in here] == [r["file"] == str(broken) for r in here]
     # --recheck: a failure bucket that still fails reproduces, one whose script now runs is stale
-    from minimizer.fuzz.judging.oracles import Finding
+    from minimizer.fuzz.store.finding import Finding
+    from minimizer.fuzz.store.key import FAILURE, BucketKey
     from minimizer.oracle import run_script
     o = run_script(str(broken), backend="reference")
     st = Store(str(tmp_path / "corpus"))
     for name, text in (("still", broken.read_text()), ("fixed", open(scripts[0]).read())):
-        f = Finding("failure", "fmin", f"reference {o.status} {o.signature} {name}", "w", {}, o)
+        f = Finding("failure", "fmin", BucketKey(FAILURE, "reference", o.status, f"{o.signature} {name}"), "w", {}, o)
         st.add(f, text, f"1.0.{name}", "reference", {"device": "cpu"})
     rc = ["fuzz", "--recheck", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path / "corpus"),
           "-q"]

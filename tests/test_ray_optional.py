@@ -70,7 +70,7 @@ def test_a_connection_fmin_made_gives_the_signal_handlers_back(monkeypatch):
 
     from minimizer.cluster import runner
     from minimizer.errors import UsageError
-    from minimizer.fuzz.campaign.run import CampaignOptions
+    from minimizer.fuzz.campaign.options import CampaignOptions
 
     class FakeRay:
         up = False

@@ -8,7 +8,8 @@ import pytest
 
 from conftest import ROOT
 from minimizer.backends import get
-from minimizer.fuzz.campaign.run import CampaignOptions, reduce_bucket
+from minimizer.fuzz.campaign.local import reduce_bucket
+from minimizer.fuzz.campaign.options import CampaignOptions
 from minimizer.fuzz.store.record import Bucket
 from minimizer.oracle.context import RunContext
 from minimizer.program import printer, reader, static

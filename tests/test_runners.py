@@ -4,7 +4,8 @@ judges it — this machine's pools (``LocalRunner``) or a local Ray cluster (``R
 ``SlotActor`` per slot) — is ``test_ray.py``'s first test (it needs Ray, which CI installs)."""
 from minimizer.check import LocalChecks
 from minimizer.cluster.actor import SlotActor
-from minimizer.fuzz.campaign.run import CampaignOptions, LocalRunner
+from minimizer.fuzz.campaign.local import LocalRunner
+from minimizer.fuzz.campaign.options import CampaignOptions
 from minimizer.oracle.context import RunContext
 from minimizer.oracle.runners import Checks, Runner, Slot
 

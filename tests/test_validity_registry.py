@@ -33,6 +33,13 @@ def tensor(name: str, rank: int, dtype: str = "Float", cpu: bool = False) -> str
 
 
 F2 = ((4, 4), "float32")
+GROUPED_MM = ("T0 = fd.define_tensor(shape=[8, 4], contiguity=[True, True], dtype=DataType.BFloat16)\n"
+              "T1 = fd.define_tensor(shape=[2, 4, 3], contiguity=[True, True, True], dtype=DataType.BFloat16)\n"
+              "T2 = fd.define_tensor(shape=[2], contiguity=[None], dtype=DataType.Int32)\n"
+              "T3 = fd.ops.grouped_mm(T0, T1, T2)\nfd.add_output(T3)\n")
+INDEX_SELECT = tensor("T0", 2) + tensor("T1", 1, "Int") + "T2 = fd.ops.index_select(T0, T1, dim=0)\nfd.add_output(T2)\n"
+SCATTER = (tensor("T0", 2) + tensor("T1", 2, "Int") + tensor("T2", 2) + "T3 = fd.ops.scatter(T0, T1, T2, dim=1)\n"
+           "fd.add_output(T3)\n")
 
 #: rule -> {part: a minimal program that breaks it}. A static part is a script; a value part is a
 #: script and the CPU tensors its reference run is given (values chosen to break the rule).
@@ -71,7 +78,17 @@ BREAKING = {
                                              "T3 = fd.ops.grouped_mm(T0, T1, T2)\nfd.add_output(T3)\n",
                                              ((8, 4), "bfloat16"), ((2, 4, 3), "bfloat16"), ((2,), "int32")),
                                      [torch.ones(8, 4, dtype=torch.bfloat16), torch.ones(2, 4, 3, dtype=torch.bfloat16),
-                                      torch.tensor([6, 4], dtype=torch.int32)])},
+                                      torch.tensor([6, 4], dtype=torch.int32)]),
+                           # the offsets input is expanded (stride 0): its two values cannot differ
+                           "static": program(GROUPED_MM, ((8, 4), "bfloat16"), ((2, 4, 3), "bfloat16"), ((1,), "int32"))
+                           .replace("make_tensor((1,), dtype=torch.int32, device='cuda:0')",
+                                    "make_tensor((1,), dtype=torch.int32, device='cuda:0').as_strided((2,), (0,))")},
+    # (tests/test_index_values.py: the same rules on the corpus's index programs)
+    "index-range": {"static": program(INDEX_SELECT, ((0, 4), "float32"), ((2,), "int64")),   # no row to pick
+                    "value": (program(INDEX_SELECT, F2, ((2,), "int64")), [torch.ones(4, 4), torch.tensor([0, 7])])},
+    "scatter-index": {"static": program(SCATTER, F2, ((4, 8), "int64"), ((4, 8), "float32")),   # 8 distinct in [0, 4)
+                      "value": (program(SCATTER, F2, ((4, 2), "int64"), ((4, 2), "float32")),
+                                [torch.ones(4, 4), torch.zeros(4, 2, dtype=torch.int64), torch.ones(4, 2)])},
 }
 
 

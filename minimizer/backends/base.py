@@ -65,6 +65,31 @@ class Runner:
         ``analyze_log``, from what it already read: no extra run."""
         return decisions.generic(result)
 
+    def poisoned(self, result: dict, device: str) -> str | None:
+        """Why this worker process must run nothing more after ``result``, or None. A reason
+        goes back with the answer (``retire``): the pool replaces the process before it is given
+        another script, whose failure would otherwise be filed as that script's own. By default,
+        a failed run on a GPU that left the CUDA context unusable (a sticky error: an illegal
+        address or a device-side assert, raised by an nvFuser kernel, a Triton kernel or eager
+        torch alike) — every later script in the process would fail with it."""
+        if result.get("status") == "ok" or not str(device).startswith("cuda"):
+            return None
+        return None if _cuda_works() else "a sticky CUDA error: this process's CUDA context is unusable"
+
+
+def _cuda_works() -> bool:
+    """Does this process's CUDA context still run a kernel (True where CUDA was never used)?"""
+    try:
+        import torch
+        if not torch.cuda.is_initialized():
+            return True
+        torch.cuda.synchronize()
+        torch.empty(1, device="cuda").add_(1)
+        torch.cuda.synchronize()
+        return True
+    except Exception:
+        return False
+
 
 class Backend:
     """One way of running a repro script, as fmin sees it. Subclasses set ``facts`` and

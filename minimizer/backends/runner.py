@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterator
 
 import torch
 
+from ..frontend.fusion_definition import RUN_DEVICE
 from .options import RunOptions
 from .devicemap import device_map
 from .signature import first_line, generic_classify
@@ -86,13 +87,17 @@ def run_with_modules(text: str, path: str, modules: dict[str, Any], fd_classes, 
     rec = Recorder(devices)
     for cls in fd_classes:
         rec.wrap(cls)
-    with _installed(modules, rec):
-        torch.manual_seed(options.seed)
-        error = _exec_script(text, path, devices, device, options)
-    result: dict[str, Any] = {"executions": len(rec.calls)}
-    if devices.remapped:   # the script named devices this machine does not have
-        result["environment"] = {"device_remap": dict(devices.remapped)}
-    _add_timing(result, rec.calls, error is None, int(options.time_execute or 0), device)
+    token = RUN_DEVICE.set(str(device))   # fmin's FusionDefinition computes a fusion of no tensor there
+    try:
+        with _installed(modules, rec):
+            torch.manual_seed(options.seed)
+            error = _exec_script(text, path, devices, device, options)
+        result: dict[str, Any] = {"executions": len(rec.calls)}
+        if devices.remapped:   # the script named devices this machine does not have
+            result["environment"] = {"device_remap": dict(devices.remapped)}
+        _add_timing(result, rec.calls, error is None, int(options.time_execute or 0), device)
+    finally:
+        RUN_DEVICE.reset(token)
     if error is not None:
         where = locate(error, path, text, fd_classes, rec)
         # an error of the script's own code is the script's whatever the backend (an

@@ -4,7 +4,9 @@ Started by ``oracle.pool.Worker`` as ``python -m minimizer.backends.worker RESP_
 JSON lines on stdin; each answer is one JSON line on the file descriptor RESP_FD, so that the
 script (and nvFuser's C++ side, which writes dumps to file descriptor 1) can print whatever it
 likes: file descriptors 1 and 2 are pointed at a per-request capture file while a script runs.
-Heavy imports (torch, the backend) happen once, at start.
+Heavy imports (torch, the backend) happen once, at start. An answer that carries ``retire`` (the
+backend's ``poisoned``: a sticky CUDA error) is this process's last: the pool replaces it before
+it is given another script, and it exits (code 3) without reading another request.
 """
 from __future__ import annotations
 
@@ -35,8 +37,8 @@ def main(argv: list[str]) -> int:
             break
         result = _serve(backend, req, env_info)
         resp.write(json.dumps(result) + "\n")
-        if result.get("poisoned"):
-            return 3  # a sticky CUDA error: let the pool start a fresh process
+        if result.get("retire"):
+            return 3  # the answer asked the pool to replace this process; it kills it on reading that
     return 0
 
 
@@ -61,8 +63,9 @@ def _serve(backend, req: dict, env_info: dict) -> dict:
         os.close(saved[0]), os.close(saved[1])
     result["seconds"] = time.perf_counter() - t0
     result["max_rss"] = _max_rss()
-    if result.get("status") != "ok" and str(req.get("device", "")).startswith("cuda"):
-        result["poisoned"] = _cuda_broken()   # a sticky CUDA error would fail every later script
+    why = _poisoned(backend, result, req.get("device", "cpu"))
+    if why:
+        result["retire"] = why
     log = ""
     if capture != os.devnull:
         try:
@@ -86,19 +89,13 @@ def _max_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _cuda_broken() -> bool:
-    """Does the CUDA context still work? (Every backend: an illegal address raised by an nvFuser
-    kernel, a Triton kernel or eager torch leaves the context unusable for good.)"""
+def _poisoned(backend, result: dict, device: str) -> str | None:
+    """Why this process must serve nothing more (``Runner.poisoned``). A check that itself
+    fails leaves the process in doubt: it is retired too."""
     try:
-        import torch
-        if not torch.cuda.is_initialized():
-            return False
-        torch.cuda.synchronize()
-        torch.empty(1, device="cuda").add_(1)
-        torch.cuda.synchronize()
-        return False
-    except Exception:
-        return True
+        return backend.poisoned(result, device)
+    except Exception as e:
+        return f"the {backend.facts.name} backend could not tell whether this process is still usable: {e!r}"
 
 
 if __name__ == "__main__":

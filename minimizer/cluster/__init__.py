@@ -21,5 +21,5 @@ def run_campaign(opt, ray_opt: RayOptions):
 
 def recheck(opt, ray_opt: RayOptions) -> list[dict]:
     """``fmin fuzz --recheck --ray``: every bucket replayed on the cluster, the corpus marked here."""
-    from ..fuzz.campaign.run import recheck as run
+    from ..fuzz.campaign.recheck import recheck as run
     return run(opt, runner=RayRunner(opt, ray_opt))

@@ -1,7 +1,7 @@
 """One worker slot on a Ray cluster (an ``oracle.runners.Slot``): an actor that owns warm fmin
 pools (one worker of the backend under test, one of the reference that judges it:
 ``RunContext.judging_pools``) and runs the campaign's units of work on them — the same functions
-the local runner calls (``campaign.judge_example``, ``reduce_bucket``,
+the local runner calls (``campaign.local.judge_example``, ``reduce_bucket``,
 ``recheck_bucket``, ``property.verdict_for_script``), so what a program's verdict is never
 depends on where it ran.
 
@@ -17,7 +17,8 @@ import socket
 import tempfile
 from dataclasses import replace
 
-from ..fuzz.campaign.run import CampaignOptions, judge_example, recheck_bucket, reduce_bucket
+from ..fuzz.campaign.local import judge_example, recheck_bucket, reduce_bucket
+from ..fuzz.campaign.options import CampaignOptions
 from ..oracle.pool import Request
 from ..oracle.property import verdict_for_script
 
@@ -40,7 +41,7 @@ class SlotActor:
         not wait for them; say where this slot is."""
         for p in {id(self.pool): self.pool, id(self.ref): self.ref}.values():
             for w in p.workers:
-                if w.proc is None or w.proc.poll() is not None:
+                if not w.running:
                     w.start()
         node = ""
         try:

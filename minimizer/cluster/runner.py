@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..errors import UsageError
 from ..fuzz.sources import generate
 from ..fuzz.store.record import Bucket
-from ..fuzz.campaign.run import CampaignOptions, window_for
+from ..fuzz.campaign.options import CampaignOptions, window_for
 from .actor import RESUME_FILES, SlotActor
 
 INSTALL_HINT = "Ray is not installed: pip install 'fmin[ray]' (or pip install 'ray>=2.50')"

@@ -9,13 +9,14 @@ what a statement means.
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any, Callable, Sequence
 
 import torch
 
 from .. import dtypes
 from ..ops import BindError, Ctx, bind, lookup
-from ..program.interpret import run as interpret
+from ..program.interpret import is_host_scalar, run as interpret
 from ..model import DEFINE_SCALAR, DEFINE_TENSOR, DEFINE_VECTOR, DIRECT, LEGACY, OUTPUT, DType, Ref, Stmt
 
 
@@ -186,7 +187,7 @@ class FusionDefinition:
     # ---- running ----
     def execute(self, inputs, *, device=None, **options) -> list:
         inputs = _flat_inputs(inputs)
-        dev = _device_of(inputs)
+        dev = fusion_device(inputs, device)
         FusionDefinition.last = self
         self.outputs = None
         self.outputs = type(self).executor(self.stmts, list(inputs), self.frontend, dev)
@@ -205,14 +206,27 @@ def _flat_inputs(inputs) -> list:
     return out
 
 
-def _device_of(inputs) -> torch.device:
+#: the device the running script targets (the worker's ``--device``), set by the runner for the
+#: time of a run (``backends/runner.run_with_modules``); None outside a run: the CPU
+RUN_DEVICE: ContextVar[str | None] = ContextVar("fmin_run_device", default=None)
+
+
+def fusion_device(inputs, requested=None) -> torch.device:
+    """The device a fusion computes on, where its creation ops (``full``, ``iota``, ``rand``...)
+    put their results: the device of its first tensor input that is not a host scalar (a 0-dim
+    CPU tensor: nvFuser reads it as a scalar operand, it decides nothing); without one, the
+    device ``execute(..., device=)`` asks for; else the device the run targets (``RUN_DEVICE``).
+
+    Why not the CPU when no input says: nvFuser runs a fusion of scalar inputs and creation ops on
+    the GPU all the same (its ``execute`` device, by default ``cuda:0``), so a reference that
+    computed it on the CPU would compare CPU results with nvFuser's and compute what nvFuser does
+    not (a CPU kernel's dtype support and random streams are not CUDA's)."""
     for x in inputs:
-        if isinstance(x, torch.Tensor) and x.device.type not in ("meta",) and x.ndim > 0:
+        if isinstance(x, torch.Tensor) and not is_host_scalar(x):
             return x.device
-    for x in inputs:
-        if isinstance(x, torch.Tensor):
-            return x.device
-    return torch.device("cpu")
+    if requested is not None:
+        return torch.device("cuda", requested) if isinstance(requested, int) else torch.device(requested)
+    return torch.device(RUN_DEVICE.get() or "cpu")
 
 
 class _Ops:

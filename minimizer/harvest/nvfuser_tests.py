@@ -4,7 +4,7 @@ nvFuser's own tests (``tests/python/**/test_*.py``) define hundreds of fusions t
 thought worth testing, most as a function of ``fd`` nested in a test, some at module level, as
 helpers, as a class's ``definition(self)``, inside loops or parametrized tests. What a fusion
 needs (sizes, dtypes, inputs built by helpers) is bound by the test as it runs, so the fusions
-are traced by running the tests in a worker process (``harvest_worker``: a test file is
+are traced by running the tests in a worker process (``worker``: a test file is
 arbitrary code, never run in fmin) and written as standalone scripts into a scratch folder, one
 per process and checkout (``scripts``), removed when the process ends. The seeds read from them
 are named ``<checkout>/tests/python/<file>::<test>::<function>`` (``shown``): the same in every

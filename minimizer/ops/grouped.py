@@ -33,7 +33,7 @@ import torch
 
 from .dims import NOT_FOLLOWED
 from .registry import register
-from .spec import OpSpec, Param, ValueParam, not_generated
+from .spec import OpSpec, Param, ValueParam, not_generated, values_readable
 
 #: what each form's offsets split: mat1's rows, mat2's columns, or the shared k
 ROWS, COLS, K = "m", "n", "k"
@@ -77,15 +77,9 @@ def _grouped_mm(ctx, mat1, mat2, offsets):
     kind, extent, shape = form(mat1, mat2, offsets)
     acc = torch.promote_types(mat1.dtype, torch.float32)
     a, b = mat1.to(acc), mat2.to(acc)
-    if _values_readable(offsets):
+    if values_readable(offsets):
         return by_group(kind, a, b, offsets, extent, shape).to(mat1.dtype)
     return vectorised(kind, a, b, offsets, extent).to(mat1.dtype)
-
-
-def _values_readable(t) -> bool:
-    """Whether ``t``'s values can be read here: not on ``meta``, not while Dynamo or ``make_fx``
-    traces (fake tensors)."""
-    return t.device.type != "meta" and not torch.compiler.is_compiling() and torch._guards.detect_fake_mode(t) is None
 
 
 def by_group(kind: str, a, b, offsets, extent: int, shape):

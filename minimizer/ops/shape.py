@@ -561,7 +561,7 @@ _op("cat", (Param("tensors", "tensors"), Param("dim", "int", 0),
     _cat, "torch.cat (manual_padding changes how nvFuser lowers it, not the result)", bypass=(),
     ir_check=_check_cat, dim_rule=CAT)
 _op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
-    "a copy with the given allocation order", bcast_rule=keep_bcast, tags=frozenset({"layout"}),
+    "a copy with the given allocation order", bcast_rule=keep_bcast, tags=frozenset({"layout", "copy"}),
     dim_rule=STRIDE_ORDER)
 _op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=(),
     dim_rule=NOT_FOLLOWED, tags=_METADATA)

@@ -92,9 +92,9 @@ class Gen:
 
     ``write(B, name, x, P, force)`` writes the call, defined in the op's family module beside
     it (one function per kind of op; the fuzzer keeps no per-op branch). It appends to the
-    fuzzer's ``strategies.Builder`` ``B`` (``B.op(name, args, kwargs, bcast=, n_out=, full=)``,
+    fuzzer's ``builder.Builder`` ``B`` (``B.op(name, args, kwargs, bcast=, n_out=, full=)``,
     ``B.const``, ``B.const_for``, ``B.partner(x, P, pred)``, ``B.max_rank``) for the operand
-    ``x`` (a ``strategies.Value``: ``name``, ``shape``, ``dtype``, ``cat``, ``bcast``, ``full``,
+    ``x`` (a ``builder.Value``: ``name``, ``shape``, ``dtype``, ``cat``, ``bcast``, ``full``,
     ``meta``, ``broadcasts_with``), every choice drawn from ``P`` (``P(n)``, ``P.flag(pct)``,
     ``P.perm(n)``: 0 is the simplest). It returns False when ``x`` does not suit the op; with
     ``force`` (the op asked for by name, ``op_calls``) it must not write another op instead."""
@@ -143,21 +143,45 @@ def generated(step: str, write: Write | None, every: str = "", special: dict[str
 
 
 @dataclass(frozen=True)
+class Drawn:
+    """Values a fusion input is written with at random where no one list of them is needed (an
+    index tensor: any values within the indexed extent will do, and which ones is the bug's
+    business): integers in ``[0, high)``, and where ``distinct`` names a dim, no two equal along it
+    (``scatter``: torch picks one of two writes to one element arbitrarily). What a ``ValueParam``'s
+    ``make`` returns besides an exact tuple of values; ``program.validity.misfit`` says whether an
+    input's layout can hold them, the printer writes them (``printer.render_input``)."""
+    high: int
+    distinct: int | None = None
+
+
+@dataclass(frozen=True)
 class ValueParam:
-    """A tensor parameter whose *values* decide what the op computes, so that random values make
-    the program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends). ``rule`` is the
-    ``program.validity`` rule id a run breaks when they are wrong (a ``ValueParamRule`` of
-    ``validity/rules``, judging the ops that carry its tag); ``problem(args)`` says what is
-    wrong with the values an op is given (None: they are fine), ``make(args)`` the values a fusion
-    input read there is written with, from the other arguments' shapes (``args`` as ``OpSpec.ref``
-    takes them, on ``meta`` tensors too). The printer writes such an input with ``make``'s values
+    """A parameter whose *values* decide what the op computes, so that random values make the
+    program meaningless (``grouped_mm``'s ``offsets``: cumulative group ends; an index tensor: a
+    position along the indexed extent, past which a kernel reads or writes memory that is not the
+    tensor's). ``rule`` is the ``program.validity`` rule id a program breaks when they are wrong;
+    ``problem(args)`` says what is wrong with the values an op is given (None: they are fine, or
+    they cannot be read: ``meta`` tensors), ``make(args)`` the values a fusion input read there is
+    written with, from the other arguments' shapes (``args`` as ``OpSpec.ref`` takes them, on
+    ``meta`` tensors too): an exact tuple (a 1-D input holds those), or ``Drawn`` (a range drawn
+    at random, for any shape and layout). The printer writes such an input with ``make``'s values
     (``program.validity.input_values``), also when a change of the extents makes the written ones
-    stale, the value rule ``rule`` judges every real run, and the seeded mutations never rebuild an
-    input such a parameter reads (``fuzz/mutate.py``)."""
+    stale; the static check refuses a program where they cannot be written or where ``problem``
+    already knows them wrong (a constant or a scalar input: ``select``'s index), the value rule
+    ``rule`` judges every real run, and the seeded mutations never rebuild an input such a
+    parameter reads (``fuzz/mutate.py``: in another dtype, or as a broadcast, it is no index)."""
     name: str
     rule: str
-    make: Callable[[dict], tuple[int, ...]] = field(compare=False)
+    make: Callable[[dict], "tuple[int, ...] | Drawn"] = field(compare=False)
     problem: Callable[[dict], "str | None"] = field(compare=False)
+
+
+def values_readable(t) -> bool:
+    """Whether tensor ``t``'s values can be read here: not on ``meta`` (the static check), not
+    while Dynamo or ``make_fx`` traces (fake tensors). A ``ValueParam``'s ``problem`` and a
+    reference that reads values (``grouped_mm``) ask first."""
+    import torch
+    return t.device.type != "meta" and not torch.compiler.is_compiling() and torch._guards.detect_fake_mode(t) is None
 
 
 #: What ``OpSpec.tags`` may say, and who reads it.
@@ -180,6 +204,11 @@ TAGS = {
     "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",
     "dtype-cast": "converts its operand to its dtype argument (cast-out-of-range)",
     "group-offsets": "reads the groups' ends from a tensor of offsets (grouped-mm-offsets)",
+    "index-read": "reads positions along an indexed extent from its index parameter (index-range)",
+    "index-scatter": "writes to the positions its index parameter holds along an extent (scatter-index)",
+    "copy": "its result holds the values of its first bypass parameter, element for element along the same "
+            "dims (program/validity/value_params.py follows an index read through it back to the fusion input it copies, "
+            "which the printer writes valid)",
 }
 
 

@@ -16,9 +16,13 @@ has none.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import backends
+
+#: an nvFuser root cause (``backends/nvfuser_rootcause.rootcause``): kind, FILE:FUNC, exception type, message
+_NVFUSER_CAUSE = re.compile(r"^nvfuser [\w-]+: (?:(?P<where>[^\s:]+:\w+): )?(?:\w+: )?(?P<msg>.*)$")
 
 
 def rootcause(o: Any) -> str | None:
@@ -38,6 +42,16 @@ def rootcause(o: Any) -> str | None:
     except ValueError:   # an outcome of a backend this fmin does not know (or none: tests' fakes)
         return signature
     return backend.rootcause(signature, get("message"))
+
+
+def site_and_message(cause: str | None) -> tuple[str | None, str | None]:
+    """(where the error was raised, ``FILE:FUNC``, or None; its message template) of a root cause
+    (``rootcause``'s text): read from an nvFuser root cause (``nvfuser <kind>: <file>:<func>:
+    <Exc>: <message>``); another (a crash, a timeout, the reference's) is its message whole."""
+    if cause is None:
+        return None, None
+    g = _NVFUSER_CAUSE.match(cause)
+    return (g.group("where"), g.group("msg")) if g else (None, cause)
 
 
 def particulars(o: "object | dict | None") -> dict:
@@ -66,4 +80,4 @@ def refreshed(outcome: dict, program=None) -> dict:
     return backend.refresh(outcome, program)
 
 
-__all__ = ["rootcause", "particulars", "refreshed"]
+__all__ = ["rootcause", "site_and_message", "particulars", "refreshed"]

@@ -2,7 +2,7 @@
 
 A command decides *what* to run and keeps every result in its own order (a campaign generates,
 buckets and writes the corpus; ``check`` prints its rows); a runner only decides *where* the units
-run — this machine's warm pools (``fuzz.campaign.LocalRunner``, ``check.LocalChecks``) or actors
+run — this machine's warm pools (``fuzz.campaign.local.LocalRunner``, ``check.LocalChecks``) or actors
 on a Ray cluster (``cluster.RayRunner``). Because the units are the same functions wherever they
 run, a seed gives the same programs, verdicts and buckets on a cluster as on one machine.
 
@@ -12,7 +12,7 @@ and beside ``RunContext``, which gives the local runners their pools. They are s
 ``runtime_checkable`` ones let a test (``tests/test_runners.py``) check every runner's members.
 
 * ``Runner`` — a campaign's: ``judge_example(example, text)``, ``reduce(key, meta, outcome, bucket_dir)``
-  and ``recheck(job)`` return futures of what ``fuzz.campaign.judge_example``, ``reduce_bucket``
+  and ``recheck(job)`` return futures of what ``fuzz.campaign.local.judge_example``, ``reduce_bucket``
   and ``recheck_bucket`` return; ``window`` is how many programs the campaign keeps submitted ahead
   of the one it waits for, ``reduce_slots`` how many buckets it reduces at once, ``n`` how many
   slots judge at once (0 until entered, where the slots are counted then); ``describe()`` a line for

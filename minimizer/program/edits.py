@@ -186,6 +186,11 @@ def size(program: Program) -> tuple[int, int, int]:
     return (program.n_ops(), len(program.input_stmts()), len(program.output_stmts()))
 
 
+def smaller(program: Program, cand: Program) -> bool:
+    """Whether a candidate, once dead code is gone, is smaller by the driver's size order."""
+    return size(dce(cand)) < size(program)
+
+
 def replace_input(program: Program, decl: int, stmt: Stmt | None, arg) -> Program:
     """Replace the declaration at ``decl`` (a one-value input) and/or its ``inputs`` entry."""
     stmts = list(program.stmts)
@@ -209,4 +214,4 @@ def input_arg(program: Program, decl: int):
 
 __all__ = ["Binding", "definitions", "final_bindings", "producers", "users", "live", "upstream", "input_slots",
            "remove_stmts", "dce", "replace_uses", "insert_input", "replace_input", "input_arg", "tensor_components",
-           "fresh_name", "size", "Ref"]
+           "fresh_name", "size", "smaller", "Ref"]

@@ -21,7 +21,7 @@ from .syntax import attr_chain, dotted, number, top_level
 
 _FACTORIES = {"randn", "rand", "zeros", "ones", "empty", "randint", "full", "tensor", "arange",
               "empty_strided", "randn_like", "rand_like", "zeros_like", "ones_like", "empty_like",
-              "full_like", "randint_like", "scalar_tensor", "as_strided", "linspace", "eye"}
+              "full_like", "randint_like", "scalar_tensor", "as_strided", "linspace", "eye", "randperm"}
 _METHODS = {"as_strided", "to", "cuda", "cpu", "contiguous", "t", "transpose", "permute", "expand",
             "expand_as", "unsqueeze", "squeeze", "view", "reshape", "float", "half", "bfloat16", "double",
             "int", "long", "bool", "clone", "requires_grad_", "detach", "mT", "T", "flatten", "narrow",
@@ -411,6 +411,8 @@ class Evaluator:
             return torch.tensor(v, dtype=kwargs.get("dtype"), device="meta")
         if name == "arange":
             return torch.arange(*args, dtype=kwargs.get("dtype"), device="meta")
+        if name == "randperm":   # how the printer draws distinct indices (printer._drawn)
+            return torch.empty(args[0], dtype=kwargs.get("dtype") or torch.int64, device="meta")
         if name == "empty_strided":
             return torch.empty_strided(args[0], args[1], dtype=kwargs.get("dtype") or torch.get_default_dtype(),
                                        device="meta")

@@ -311,7 +311,6 @@ _UPCAST_NAMES = ("Float", "Half", "BFloat16")
 _FLOATS = {"Double": torch.float64, "Float": torch.float32, "Half": torch.float16, "BFloat16": torch.bfloat16}
 #: how far ``run(perturb=)`` moves each floating input, in units of the narrowest dtype's eps: a
 #: few roundings, as much as a legitimate implementation's intermediates may differ by
-#: (``fuzz/eager_check.py`` restates it for an attachment; a test pins the two)
 PERTURB_ULPS = 2.0
 
 
@@ -378,6 +377,7 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
             for name, dims in cut.items():
                 for d in dims:
                     kw[name] = kw[name].narrow(d, 0, 1)
+    kw = host_scalars_to_device(kw)
     if watch is not None:
         watch(i, s, spec, kw, None)   # before: a reference may raise on what the rules forbid
     result = spec.ref(ctx, **kw)
@@ -403,6 +403,45 @@ def _run_op(spec, s: Stmt, i: int, resolve, ctx: Ctx, env, facts, narrowed, upca
                 flags = _propagate_bcast(spec, kw, given, facts, val)
             facts[name] = TensorFacts(flags, padded="padded-output" in spec.tags)
     return out_vals
+
+
+def is_host_scalar(v: Any) -> bool:
+    """A 0-dim CPU tensor: what nvFuser takes for a ``define_tensor(shape=[], is_cpu=True)`` input,
+    a scalar operand that lives on the host."""
+    return isinstance(v, torch.Tensor) and v.ndim == 0 and v.device.type == "cpu"
+
+
+def host_scalars_to_device(kw: dict[str, Any]) -> dict[str, Any]:
+    """An op's operands with every host scalar (``is_host_scalar``) moved to the device of its
+    other tensor operands, when that is not the CPU.
+
+    Why: nvFuser computes an expression that has a device tensor operand on that device and reads
+    a CPU scalar operand's value there (its ``PropagateCpuScalarsPass``: such an expression's
+    outputs are device tensors). torch lets a 0-dim CPU tensor join a CUDA one in most pointwise
+    ops but not all (``logical_or``, ``where``, some comparisons and bitwise ops refuse), and the
+    reference would file its own refusal as a finding. Doing it here, at every op's boundary,
+    covers every op at once. An expression whose only tensor operands are host scalars keeps them
+    on the host, as nvFuser does (its outputs are CPU scalars too)."""
+    device = next((t.device for t in _tensors(kw.values()) if not is_host_scalar(t)), None)
+    if device is None or device.type == "cpu":
+        return kw
+    return {k: _to_device(v, device) for k, v in kw.items()}
+
+
+def _tensors(values):
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            yield v
+        elif isinstance(v, (tuple, list)):
+            yield from _tensors(v)
+
+
+def _to_device(v: Any, device: torch.device) -> Any:
+    if is_host_scalar(v):
+        return v.to(device)
+    if isinstance(v, (tuple, list)):
+        return type(v)(_to_device(x, device) for x in v)
+    return v
 
 
 #: the ops that take fp4 tensors: casts, copies and the ops that only move values (the CPU

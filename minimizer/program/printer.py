@@ -17,6 +17,7 @@ from .. import dtypes
 from ..ops import lookup
 from ..model import (DIRECT, LEGACY, Dialect, DType, InputArg, Program, Ref, ScalarArg, Stmt, contiguous_strides,
                      is_input_decl)
+from ..ops.spec import Drawn
 
 
 def to_source(program: Program, dialect: Dialect | None = None) -> str:
@@ -200,7 +201,7 @@ def _renamed_comment(comment: str | None, old_names: set, new_name: str | None) 
 
 def _fixed_values(program: Program) -> list:
     """Per position of the inputs list, the values the program needs there (``validity.input_values``:
-    ``grouped_mm``'s offsets), or None."""
+    ``grouped_mm``'s offsets, an index's range), or None."""
     from .validity import input_values
     fixed = input_values(program)
     return [fixed.get(n) if n else None for n in _slot_names(program.stmts)] if fixed else []
@@ -209,7 +210,8 @@ def _fixed_values(program: Program) -> list:
 def _stale_values(program: Program, src) -> set[int]:
     """Positions of the inputs list whose needed values changed since the source (a reduction or
     mutation changed the extent the offsets split): the text there holds the old ones, so the
-    input is written anew; where they did not change, the script's own values stay."""
+    input is written anew (an index read against a smaller extent, offsets of another split); where
+    they did not change, the script's own values stay."""
     from .validity import input_values
     now = input_values(program)
     if not now:
@@ -337,23 +339,26 @@ def render_stmt(s: Stmt, fd: str, dialect: Dialect, texts: dict[str, str] | None
     return f"{names} = {call}"
 
 
-def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
+def render_input(a: InputArg, values: "tuple[int, ...] | Drawn | None" = None) -> str:
     """An input as nvFuser's own ``repro_script_for`` writes it: make_tensor when contiguous,
     else randn/randint of the right storage size viewed with ``as_strided`` (fp8 drawn in Float and
     rounded, as nvFuser writes them: torch has no ``randn`` for them; fp4 as random bytes, each
-    two fp4 codes: torch cannot convert to fp4 on the CPU). ``values``: the values a 1-D integer
-    input must hold (``validity.input_values``), written out with ``torch.tensor`` (an expanded one
-    cannot hold several: written as any other)."""
+    two fp4 codes: torch cannot convert to fp4 on the CPU). ``values``: the values the input must
+    hold (``validity.input_values``): exact ones written out with ``torch.tensor``, a range
+    (``Drawn``: an index) drawn within it (``_drawn``); where its layout cannot hold them
+    (``validity.misfit``), it is written as any other and the static check refuses the program."""
     if isinstance(a, ScalarArg):
         return render_value(a.value)
     tdt = "torch." + dtypes.torch_name(dtypes.to_torch(a.dtype))
     dev = a.device
-    if values is not None and a.shape == (len(values),) and a.dtype in dtypes.INTEGRAL and (
-            a.strides[0] >= 1 or len(values) == 1):
+    n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
+    from .validity import misfit
+    if values is not None and misfit(values, a) is None:
+        if isinstance(values, Drawn):
+            return _drawn(values, a, n, tdt)
         return _written_values(tuple(values), a.strides[0], tdt, dev)
     shape = _tuple(a.shape)
     contiguous = a.strides == contiguous_strides(a.shape)
-    n = 0 if 0 in a.shape else 1 + sum((s - 1) * st for s, st in zip(a.shape, a.strides))
     if a.dtype.startswith("Float4"):   # torch has no kernel making fp4: any byte is two fp4 codes
         base = f"torch.randint(0, 256, {shape if contiguous else _tuple((n,))}, dtype=torch.uint8, device='{dev}')"
         return f"{base}.view({tdt})" + ("" if contiguous else f".as_strided({shape}, {_tuple(a.strides)})")
@@ -367,6 +372,26 @@ def render_input(a: InputArg, values: tuple[int, ...] | None = None) -> str:
         hi = 2 if a.dtype == "Bool" else 10
         base = f"torch.randint(0, {hi}, ({n},), dtype={tdt}, device='{dev}')"
     return f"{base}.as_strided({shape}, {_tuple(a.strides)})"
+
+
+def _drawn(values: Drawn, a, n: int, tdt: str) -> str:
+    """An integer input of any layout holding random values in ``[0, high)``: ``randint`` (of its
+    storage, viewed with ``as_strided``, where it is not row-major). With values ``distinct`` along
+    a dim, its storage holds a random permutation of the range read cyclically in steps of that
+    dim's stride: element ``p`` of the storage is ``perm[p // stride % high]``, so along the dim
+    (storage ``p0 + i * stride``) the values are ``perm[(p0 // stride + i) % high]``, distinct for
+    up to ``high`` of them (``validity.misfit`` has checked there are no more)."""
+    shape, dev, hi = _tuple(a.shape), a.device, max(values.high, 1)
+    contiguous = a.strides == contiguous_strides(a.shape)
+    d = values.distinct
+    if d is None or d >= a.ndim or a.shape[d] <= 1 or n == 0:
+        if contiguous:
+            return f"torch.randint(0, {hi}, {shape}, dtype={tdt}, device='{dev}')"
+        return (f"torch.randint(0, {hi}, {_tuple((n,))}, dtype={tdt}, device='{dev}')"
+                f".as_strided({shape}, {_tuple(a.strides)})")
+    storage = (f"torch.randperm({hi}, dtype={tdt}, device='{dev}')"
+               f"[torch.arange({n}, device='{dev}') // {a.strides[d]} % {hi}]")
+    return f"{storage}.view({shape})" if contiguous else f"{storage}.as_strided({shape}, {_tuple(a.strides)})"
 
 
 def _written_values(values: tuple[int, ...], stride: int, tdt: str, dev: str) -> str:

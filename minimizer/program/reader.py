@@ -21,6 +21,7 @@ What else a real repro may do, and how it is read (``docs/script-forms.md``):
 from __future__ import annotations
 
 import ast
+import dataclasses
 import operator
 import re
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from .. import dtypes
 from ..errors import ScriptError
 from ..ops import BindError, bind, lookup
 from .inputs import Evaluator, InputsBlock, find_inputs, scan_module
-from .syntax import attr_chain, dotted, number
+from .syntax import attr_chain, dotted, is_main_guard, number
 from ..model import (DEFINE_TENSOR, DIRECT, LEGACY, OUTPUT, Dialect, DType, Origin, Program, Ref, Stmt, TensorArg,
                      is_input_decl)
 
@@ -88,6 +89,66 @@ def parse(text: str, path: str = "<script>") -> Program:
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     return _Reader(text, path, module, positions).read()
+
+
+def ending_at_execute(program: Program) -> Program:
+    """``program`` with its script cut after the statement that executes the fusion (the first
+    ``fd.execute``, the one whose inputs list the model holds): what a seed of the fuzzer keeps.
+
+    Why: a seed is a real script, and what it does after ``fd.execute`` (asserts on its outputs'
+    shapes or values, a comparison with its own eager code, prints, a second execute on other
+    inputs) is about the seed's own inputs. A mutant changes shapes, dtypes and inputs, so that
+    code fails on it and fmin would judge the seed's code instead of the fusion. Only the fuzzer
+    cuts it: ``fmin reduce`` keeps a user's script whole, since its own check may be what the
+    reduction must keep failing. A statement under ``if __name__ == "__main__":`` after the execute
+    goes too; everything before it stays (constants and names the inputs are built from). A
+    script whose execute is not found (or whose fusion or inputs come after it) is unchanged."""
+    src = program.source
+    if src is None:
+        return program
+    call = scan_module(src.module).execute
+    body = _cut_after(src.module.body, call) if call is not None else None
+    if body is None or len(body) == len(src.module.body) and body[-1] is src.module.body[-1]:
+        return program
+    kept = _Nodes(body)
+    needed = [n for n in (src.fusion_node, src.import_node, src.inputs.list_node if src.inputs else None) if n]
+    if not all(kept.has(n) for n in needed):
+        return program
+    module = src.module.with_changes(body=body)
+    return program.replace(source=dataclasses.replace(src, text=module.code, module=module))
+
+
+def _cut_after(body, call: cst.Call) -> list | None:
+    """The statements of ``body`` up to the one holding ``call`` (looking into an ``if __name__ ==
+    "__main__":`` block, cut there too), or None when none holds it. Untouched statements stay
+    the same nodes: the printer finds the fusion and the inputs list by identity."""
+    for k, stmt in enumerate(body):
+        if is_main_guard(stmt) and isinstance(stmt.body, cst.IndentedBlock):
+            inner = _cut_after(stmt.body.body, call)
+            if inner is not None:
+                guard = stmt if len(inner) == len(stmt.body.body) else \
+                    stmt.with_changes(body=stmt.body.with_changes(body=inner))
+                return list(body[:k]) + [guard]
+        elif _Nodes([stmt]).has(call):
+            return list(body[:k + 1])
+    return None
+
+
+class _Nodes(cst.CSTVisitor):
+    """Every node under some statements, by identity."""
+
+    def __init__(self, stmts):
+        super().__init__()
+        self.ids: set[int] = set()
+        for st in stmts:
+            st.visit(self)
+
+    def on_visit(self, node) -> bool:
+        self.ids.add(id(node))
+        return True
+
+    def has(self, node) -> bool:
+        return id(node) in self.ids
 
 
 class _Reader:

@@ -1,26 +1,14 @@
-"""Delta debugging: the one home of the removal schedule the reducer's passes walk (``chunks``)
-and of Zeller's ddmin, which ``isolate`` runs over the differences between two scripts.
+"""Delta debugging: Zeller's ddmin, which ``isolate`` runs over the differences between two scripts.
 
-The passes use the schedule without complements (halves, quarters, ... single items): removing
-a chunk *is* keeping its complement, and each pass resumes after an accepted removal, so the
+The reducer's passes walk ddmin's schedule without complements (halves, quarters, ... single
+items: ``program.cuts.chunks``, below both the passes and the seeded fuzzer's cuts): removing a
+chunk *is* keeping its complement, and each pass resumes after an accepted removal, so the
 complement tests of full ddmin would repeat work. ``isolate`` needs the complements: its
 configurations are sets of changes applied to GOOD, not programs that shrink.
 """
 from __future__ import annotations
 
 from typing import Callable
-
-
-def chunks(n: int) -> list[tuple[int, int]]:
-    """(offset, length) windows over n items: halves, quarters, ... then single items — the
-    ddmin schedule without complements (those are what the other chunks leave)."""
-    out, size = [], max(1, n // 2) if n > 1 else 1
-    while True:
-        for off in range(0, n, size):
-            out.append((off, min(size, n - off)))
-        if size == 1:
-            return out
-        size = max(1, size // 2)
 
 
 def ddmin(items: list, test: Callable[[list], bool | None], *, max_tests: int | None = None,

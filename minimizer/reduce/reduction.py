@@ -108,10 +108,12 @@ def reduce_script(path: str, prop_flags: Property | None, ctx: RunContext, opt: 
             run.write(result, rep)
             rep["out_dir"] = out_dir
             return rep
-        finally:
-            oracle.close()
-            if lock is not None:
-                release_out_dir(lock)
+        finally:   # the lock goes whatever stops the run (a second Ctrl-C while the judges finish)
+            try:
+                oracle.close()
+            finally:
+                if lock is not None:
+                    release_out_dir(lock)
 
 
 class _Run:

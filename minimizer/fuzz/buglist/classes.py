@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ... import backends
-from ..store.findings import differs
+from ..judging.property import differs
+from ..store.key import SEGMENTATION, BucketKey
 from ..store.record import Bucket
 
 #: the sections, in the order the bug list shows them
 CLASSES = ("bug", "missing-check", "segmentation", "by-design", "debug-dump", "fmin", "stale")
 SEGMENTATION_KINDS = ("layout-dependent", "order-dependent")
-_CHANGED = re.compile(r"segmentation (?:changes|depends on the input \w+) \(([^)]*)\)")
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,8 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
     policy = _policy(meta)
     ops = frozenset(re.findall(r"\bops\.(\w+)\(", script or ""))
     if is_segmentation(meta):
-        why = policy.expected_segmentation(ops, changed_kinds(meta.key)) if policy else None
+        changed = changed_kinds(meta.key)   # none: only the segment count changed, which nothing expects
+        why = policy.expected_segmentation(ops, changed) if policy and changed else None
         return Decision("by-design", why) if why else Decision("segmentation")
     dtypes = frozenset(re.findall(r"\bDataType\.(\w+)", script or ""))
     why = policy.by_design(meta.kind, differs(meta) or None, dtypes) if policy else None
@@ -140,7 +141,7 @@ _NEEDS_NEWER_GPU = re.compile(r"compute capability is \w+ but this fusion requir
 def newer_gpu(meta: Bucket, outcome: dict | None) -> Decision | None:
     """A failure that says the GPU is too old for what the fusion uses: the compiler refusing,
     with the reason, a program this GPU cannot run — by design, whichever seed or mutation made it."""
-    sig = str((outcome or {}).get("signature") or meta.key or "")
+    sig = str((outcome or {}).get("signature") or meta.key.cause or "")
     if meta.kind == "failure" and _NEEDS_NEWER_GPU.search(sig):
         return Decision("by-design", "the GPU it ran on is older than what the fusion uses (nvFuser's check of the "
                                      "compute capability says so before compiling)")
@@ -167,13 +168,12 @@ def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=d
 def is_segmentation(meta: Bucket) -> bool:
     """A layout- or order-dependent bucket whose variants both run and split the fusion
     differently (not one whose variant fails: that failure is the finding)."""
-    return meta.kind in SEGMENTATION_KINDS and _CHANGED.search(meta.key) is not None
+    return meta.kind in SEGMENTATION_KINDS and meta.key.kind == SEGMENTATION
 
 
-def changed_kinds(key: str) -> frozenset[str]:
+def changed_kinds(key: BucketKey) -> frozenset[str]:
     """The scheduler kinds a segmentation bucket's key names (those whose counts change)."""
-    m = _CHANGED.search(key)
-    return frozenset(k.strip() for k in m.group(1).split(",") if k.strip()) if m else frozenset()
+    return frozenset(key.schedulers)
 
 
 def _policy(meta: Bucket) -> backends.Policy | None:

@@ -5,8 +5,8 @@ row per root cause (bucket), newest first — rewritten after every campaign, ``
 It reads whatever a bucket's ``finding.json`` says (kind, key, words, flags, owner, count,
 examples, first seen, reduction, stale, standalone, and fields later fmins add: ``where`` if a
 bucket records where its error was raised) and the bucket's scripts, and derives nothing it
-cannot see there: "where raised" and "message" come from an nvFuser signature in the key
-(``nvfuser KIND: FILE:FUNC: TYPE: MESSAGE``), the dtypes and ops from the filed script's text.
+cannot see there: "where raised" and "message" from the key's record (a failure's site and
+message template), the dtypes and ops from the filed script's text.
 
 Sections, one per class (``classes.decide``, from what each bucket stores): the backends' bugs
 (internal asserts, crashes, wrong results of valid programs), missing checks (one row per
@@ -23,13 +23,12 @@ import re
 
 from ..store import record
 from .classes import CLASSES, decide, default_violations
-from ..store.findings import differs, reduced_script
-from ..judging.keys import key_ops
+from ..judging.property import differs
+from ..store.key import OUTCOME_CHANGE, BucketKey
 from ..store.record import Bucket
+from ..store.store import reduced_script
 
 NAME = "report.md"
-#: an nvFuser failure signature (``backends/nvfuser_log.parse_error``): kind, FILE:FUNC, exception type, message
-_SIG = re.compile(r"^nvfuser [\w-]+: (?:(?P<where>[^\s:]+:\w+): )?(?:\w+: )?(?P<msg>.*)$")
 COLUMNS = ("bucket", "backend", "kind", "where raised", "message", "seen", "dtypes", "minimized ops",
            "reproduces standalone", "first seen", "attachment")
 
@@ -71,27 +70,31 @@ def kind_of(m: Bucket) -> str:
 
 
 def where_and_message(m: Bucket) -> tuple[str, str]:
-    """(where raised, one-line message) of a bucket: for an error, the source location and message
-    of its signature; for a wrong result, the op whose output differs and how."""
+    """(where raised, one-line message) of a bucket: for an error, the site and message template
+    of its root cause (its key's); for a wrong result, the op whose output differs and how."""
     key, words, kind = m.key, str(m.words), m.kind
     if kind == "mismatch":
-        op = re.search(r" mismatch (?:dtype |shape )?(\S+) -> (\S+)", key)   # an older key: the op, its dtype
-        ops = key_ops(key)
+        ops = key.ops
         # a root-cause key names the op of the first differing output until the bucket is
         # minimized, then every op of the repro: one op is still the one whose output differs
-        where = f"output of `{op.group(1)}` ({op.group(2)})" if op else _output_of(ops[0]) if len(ops) == 1 \
-            else "an output"
+        older = _older_output(key)
+        where = older or (_output_of(ops[0]) if len(ops) == 1 else "an output")
         return m.where or where, words.split("differ from the reference: ", 1)[-1]
-    if kind == "failure":
-        sig = key.split(" ", 2)[2] if key.count(" ") >= 2 else key      # "<backend> <status> <signature>"
-    else:   # a metamorphic change that ends in an error: "... -> error `<signature>`"
-        g = re.search(r"-> \w+ `(.*)`$", key)
-        if g is None:
-            return m.where or "segmenter", words
-        sig = g.group(1)
-    g = _SIG.match(sig)
-    where = g.group("where") if g and g.group("where") else "–"
-    return m.where or where, (g.group("msg") if g else sig) if kind == "failure" else words
+    if kind != "failure" and key.kind != OUTCOME_CHANGE:   # a metamorphic change that ends in no error
+        return m.where or "segmenter", words
+    where = m.where or key.site or "–"
+    if kind != "failure":
+        return where, words
+    return where, key.message if key.message is not None else str(key)
+
+
+def _older_output(key: BucketKey) -> str | None:
+    """An older wrong-result key's output (``nvfuser mismatch cat -> bool``: the op of the first
+    differing output and its dtype), in words; None for another key."""
+    if key.output_dtype is None or len(key.ops) != 1 or " " in key.ops[0] or key.detail is not None \
+            or key.rules or key.difference not in (None, "dtype", "shape"):
+        return None
+    return f"output of `{key.ops[0]}` ({key.output_dtype})"
 
 
 #: what a wrong-result key names instead of an op (``oracles._producer``), in words
@@ -162,9 +165,8 @@ def row(m: Bucket, d: str, root: str) -> dict:
     name, text = _script(d)
     where, msg = where_and_message(m)
     dts = _unique(re.findall(r"define_tensor\([^\n]*dtype=\w+\.(\w+)", text))
-    out = re.search(r" -> (\w+)$", m.key)
-    if m.kind == "mismatch" and out:
-        dts.append(f"→ {out.group(1)}")
+    if m.kind == "mismatch" and m.key.output_dtype:   # an older key's dtype of the differing output
+        dts.append(f"→ {m.key.output_dtype}")
     ops = _unique(re.findall(r"\bops\.(\w+)\(", _ops_text(d)))
     red = m.reduction
     if red is not None and red.ops_after is not None:
@@ -239,7 +241,7 @@ def render(root: str, violations=default_violations) -> str:
              f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
              f"({_n(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
              f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it as its header's `# run it:` line says (it sets the backend options it needs itself).", "",
+             f"it as the `run it:` part of its header says (it sets the backend options it needs itself).", "",
              "*seen*: how many generated programs hit the bucket, then the first one's example id "
              "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
              "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",

@@ -1,147 +1,39 @@
-"""``fmin fuzz``: a campaign. Generate programs chunk by chunk (``generate``), judge each with the
-oracles on the worker pools (``oracles``), bucket the findings into the corpus (``findings``),
-minimize each new bucket with the reducer, and summarize (table, JSON, JUnit XML).
+"""``fmin fuzz``: the campaign loop. Generate programs chunk by chunk (``generate``), judge each
+with the oracles on a runner, bucket the findings into the corpus (``findings``), then minimize
+each new bucket with the reducer.
 
 Programs are judged ``jobs`` at a time, but their results are taken in example order, so which
 example opens a bucket does not depend on timing. The time budget (``--time``) bounds generation
 and judging; minimizing the new buckets comes after, each bounded by ``minimize_seconds``.
 
-Where programs are judged and buckets reduced is a *runner*: ``LocalRunner`` (this machine's warm
-pools) or ``cluster.RayRunner`` (one actor per worker slot on a Ray cluster). Generation, the
-order results are taken in, bucketing, the corpus, the progress record (``findings.Progress``,
-for resuming a killed campaign) and the reports are this module's, whichever runner it is.
+Where programs are judged and buckets reduced is a *runner*: ``local.LocalRunner`` (this machine's
+warm pools) or ``cluster.RayRunner`` (one actor per worker slot on a Ray cluster). Generation, the
+order results are taken in, bucketing, the corpus and the progress record (``store.progress``,
+for resuming a killed campaign) are this module's, whichever runner it is; the reports are
+``summary``'s and ``--recheck`` is ``recheck``'s.
 """
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import tempfile
 import time
-from collections import Counter, deque
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
-from xml.sax.saxutils import escape, quoteattr
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import replace
 
 from ... import interrupt
-from ...oracle.context import RunContext
-from ...phases import Phases, recording
-from ...oracle.pool import Pools, start_workers
 from ...oracle.runners import Runner
-from ...progress import ProgressLine
-from ...program import to_source
-from ..sources import feedback, generate, seedqueue, seeded
 from ...oracle.session import Candidate, Session, Verdict, chain
+from ...program import to_source
+from ...progress import ProgressLine
 from ..buglist import page as buglist
-from ..filing.standalone import local_paths
-from ..filing.filing import failed, file_bucket_dir, refile, write_filed
-from ..store.findings import Progress, Store, bucket_property, reduced_script, rekey_minimized
-from ..judging.oracles import ORACLES, run_oracles
+from ..sources import generate, seeded, seedqueue
+from ..judging.today import rekey_minimized
+from ..store.progress import Progress
+from ..store.store import Store
 from ..store.record import Bucket, Reduction, StandaloneRun
-from ..sources.strategies import covered_ops
-
-
-@dataclass
-class CampaignOptions:
-    """What is a campaign's own; where and how its programs run is ``ctx`` (its ``seed`` is the
-    torch seed of every run, 0 unless asked; this ``seed`` chooses the programs)."""
-    ctx: RunContext = field(default_factory=lambda: RunContext(backend="inductor", timeout=300.0))
-    seconds: float | None = None
-    max_examples: int | None = None
-    seed: int = 0
-    shard: tuple[int, int] = (0, 1)
-    corpus: str = "corpus/findings"
-    junit: str | None = None
-    summary: str | None = None
-    frontend: str | None = None
-    max_ops: int = 12
-    oracles: tuple[str, ...] = ORACLES
-    minimize: bool = True
-    minimize_seconds: float = 300.0
-    minimize_budget: float | None = None     # seconds for all minimizations of a campaign
-    seeds: tuple[str, ...] = ()   # --seeds: mutate these folders' fusions instead of generating (``seeded``)
-    resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
-    #                               judged; False: record it, starting over (``findings.Progress``)
-    feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
-
-
-@dataclass
-class NewBucket:
-    """A bucket a campaign opened: its record (as opened; once minimized, as filed) and its directory."""
-    bucket: Bucket
-    dir: str
-
-    def to_json(self) -> dict:
-        return {**self.bucket.to_json(), "dir": self.dir}
-
-
-@dataclass
-class Summary:
-    backend: str
-    device: str
-    seed: int
-    shard: str
-    programs: int = 0
-    duplicates: int = 0
-    seconds: float = 0.0
-    judge_seconds: float = 0.0
-    skipped: Counter = field(default_factory=Counter)
-    statuses: Counter = field(default_factory=Counter)
-    ops: Counter = field(default_factory=Counter)
-    findings: Counter = field(default_factory=Counter)      # kind -> occurrences
-    new: list[NewBucket] = field(default_factory=list)      # new buckets
-    known: Counter = field(default_factory=Counter)         # bucket id -> occurrences this campaign
-    environment: dict = field(default_factory=dict)
-    minimized: list[str] = field(default_factory=list)      # bucket keys minimized by this campaign
-    resumed: int = 0                                        # programs judged before a resume, skipped
-    ran_on: str = ""                                        # where, when not this machine (a Ray cluster)
-    hit: list[dict] = field(default_factory=list)           # the bug list's rows of the buckets hit, new first
-    phases: Phases = field(default_factory=Phases)          # where the time went: the driver's and the slots'
-    slots: int = 0                                          # programs judged at once (threads here, actors on Ray)
-    startup_seconds: float = 0.0                            # the runner's start-up, before the clock (``--time``)
-    seeds: Counter = field(default_factory=Counter)         # seed file -> seeded programs judged (``--seeds``)
-    seed_seconds: Counter = field(default_factory=Counter)  # seed file -> slot seconds judging its programs
-    large_seeds: Phases = field(default_factory=Phases)     # programs of seeds over budget: "trimmed", "as written"
-    interrupted: bool = False                               # stopped by Ctrl-C or SIGTERM: the figures so far
-    decisions: feedback.Coverage = field(default_factory=feedback.Coverage)   # decision features covered
-    queue: list = field(default_factory=list)               # --feedback: the queue's entries (``Entry.to_json``)
-    derived: int = 0                                        # --feedback: programs derived from queue entries
-
-    @property
-    def per_second(self) -> float:
-        return self.programs / self.judge_seconds if self.judge_seconds else 0.0
-
-    def workers_started(self) -> dict:
-        """Worker processes started during the campaign, by backend (restarts after a crash count)."""
-        return {k.removeprefix("worker start "): v[1] for k, v in sorted(self.phases.data.items())
-                if k.startswith("worker start ")}
-
-    def coverage(self) -> tuple[int, int]:
-        cov = covered_ops()
-        return len(cov & set(self.ops)), len(cov)
-
-    def to_json(self) -> dict:
-        got, of = self.coverage()
-        return {"backend": self.backend, "device": self.device, "seed": self.seed, "shard": self.shard,
-                "programs": self.programs, "duplicates_skipped": self.duplicates,
-                "seconds": round(self.seconds, 1), "judge_seconds": round(self.judge_seconds, 1),
-                "programs_per_second": round(self.per_second, 3), "statuses": dict(self.statuses),
-                "skipped": dict(self.skipped), "op_coverage": {"ops": got, "of": of, "counts": dict(self.ops)},
-                "findings": dict(self.findings), "new_buckets": [n.to_json() for n in self.new],
-                "known_buckets": dict(self.known),
-                "minimized": self.minimized, "buckets_hit": self.hit,
-                "environment": self.environment, "slots": self.slots, "workers_started": self.workers_started(),
-                "startup_seconds": round(self.startup_seconds, 1),
-                "phases": self.phases.to_json(),
-                "decision_coverage": self.decisions.to_json(),
-                **({"feedback": {"queue": self.queue, "derived_programs": self.derived}} if self.queue or self.derived
-                   else {}),
-                **({"resumed_skipped": self.resumed} if self.resumed else {}),
-                **({"interrupted": True} if self.interrupted else {}),
-                **({"ran_on": self.ran_on} if self.ran_on else {}),
-                **({"seeded_programs": sum(self.seeds.values()), "per_seed": dict(self.seeds),
-                   "per_seed_seconds": {k: round(v, 1) for k, v in self.seed_seconds.items()},
-                   "large_seeds": self.large_seeds.to_json()} if self.seeds else {})}
+from .local import LocalRunner
+from .options import CampaignOptions
+from .summary import NewBucket, Summary, write_reports
 
 
 class Status(ProgressLine):
@@ -154,96 +46,12 @@ class Status(ProgressLine):
                   f"findings {sum(s.findings.values())}  new buckets {len(s.new)}  known {len(s.known)}", final)
 
 
-def default_frontend(backend: str) -> str | None:
-    """The frontend to generate for when none is asked: both (None), except where the backend
-    cannot run legacy scripts as written (``Backend.translation``: nvFuser without its legacy
-    module, 0.2.36 removed it) — a legacy program there could only be refused unjudged, half of
-    a campaign's programs wasted."""
-    from ...backends import get
-    from ...model import Dialect
-    return get(backend).translation(Dialect()) or None
-
-
 def _chunks(opt: CampaignOptions):
     i, n = opt.shard
     k = i
     while True:
         yield k
         k += n
-
-
-#: programs a campaign keeps submitted per judging slot ahead of the one it waits for. Results
-#: are taken in example order, so a slow program at the head holds every slot that has nothing
-#: left to judge: with 2 per slot (the old depth) one compile 2x slower than the rest idled the
-#: others. 16 per slot lets a head 16x slower than the median pass unnoticed; pending programs
-#: cost a few KB each.
-AHEAD_PER_SLOT = 16
-
-
-def window_for(slots: int) -> int:
-    """How many programs a runner with ``slots`` judging slots keeps submitted (``AHEAD_PER_SLOT``)."""
-    return max(generate.CHUNK, AHEAD_PER_SLOT * max(1, slots))
-
-
-# ---------------------------------------------------------------- where the work runs
-class LocalRunner:
-    """A ``Runner`` (``oracle.runners``; ``cluster.RayRunner`` is the other one) on this machine:
-    the run context's warm pools of ``jobs`` workers for the backend and the reference
-    (``RunContext.judging_pools``), ``jobs`` programs judged at a time, one bucket reduced at a
-    time (the reducer's own parallel windows use the ``jobs`` workers); ``describe()`` is ""."""
-
-    def __init__(self, opt: CampaignOptions):
-        self.opt = opt
-        self.window = window_for(opt.ctx.jobs)
-        self.reduce_slots = 1
-        self.n = max(1, opt.ctx.jobs)   # slots: programs judged at once
-        self.phases = Phases()          # the start-up's (``warm_up``), merged into the campaign's
-
-    def __enter__(self):
-        from ...backends import get as get_backend
-        ProgressLine(self.opt.ctx.quiet).starting(
-            get_backend(self.opt.ctx.backend), self.opt.ctx.device, self.n,
-            f"(+ as many reference workers) for {self.n} judging slot(s)"
-            if self.opt.ctx.backend != "reference" else f"for {self.n} judging slot(s)")
-        self._pools = self.opt.ctx.judging_pools()
-        self.pool, self.ref = self._pools.__enter__()
-        self.warm_up()
-        self._ex = ThreadPoolExecutor(max_workers=max(1, self.opt.ctx.jobs))
-        self.workdir = tempfile.mkdtemp(prefix="fmin-fuzz-")
-        return self
-
-    def __exit__(self, *exc):
-        try:
-            self._ex.shutdown(wait=True, cancel_futures=True)
-        finally:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self._pools.__exit__(*exc)
-        return False
-
-    def warm_up(self) -> None:
-        """Every worker of both pools started at once, before the campaign's clock starts
-        (``run_campaign``): started lazily, they started in front of the first programs while
-        the clock ran, and a short campaign at many slots spent its time importing torch."""
-        with recording(self.phases):
-            start_workers([self.pool] if self.ref is self.pool else [self.pool, self.ref])
-
-    def judge_example(self, e, text: str) -> Future:
-        return self._ex.submit(judge_example, e, text, _script_path(self.workdir, e.id), self.pool, self.ref, self.opt)
-
-    def reduce(self, key: str, meta: Bucket, outcome: dict | None, bucket_dir: str) -> Future:
-        """In place (the reducer writes the bucket directory as it goes, and resumes from it) and
-        in this thread, one at a time."""
-        f: Future = Future()
-        f.set_running_or_notify_cancel()
-        f.set_result(reduce_bucket(os.path.join(bucket_dir, "original.py"), bucket_dir, meta, outcome, self.opt,
-                                   self.pool, self.ref))
-        return f
-
-    def recheck(self, job: dict) -> Future:
-        return self._ex.submit(recheck_bucket, job, self.opt, self.pool, self.ref)
-
-    def describe(self) -> str:
-        return ""
 
 
 def run_campaign(opt: CampaignOptions, runner: Runner | None = None) -> Summary:
@@ -558,7 +366,7 @@ class _Campaign:
                     result = {"error": f"{type(err).__name__}: {err}"}
                 bid = m.id if (m := store.meta(key)) is not None else key
                 apply_reduction(store, key, result)
-                self.s.minimized.append(key)
+                self.s.minimized.append(str(key))
                 self.status.note(f"fmin: {len(self.s.minimized)} of {len(todo)} done: {filed_words(bid, result)}")
                 for n in self.s.new:
                     if n.bucket.key == key:   # the bucket as it is now (re-keyed, maybe merged, once minimized)
@@ -617,74 +425,15 @@ def program_chunk(opt: CampaignOptions, k: int):
     return generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
 
 
-def _script_path(workdir: str, example_id: str) -> str:
-    return os.path.join(workdir, f"fuzz_{example_id.replace('.', '_')}.py")
-
-
-def write_reports(s: Summary, opt: CampaignOptions) -> None:
-    """The summary as JSON (``--summary``) and JUnit XML (``--junit``), where asked for."""
-    if opt.summary:
-        with open(opt.summary, "w", encoding="utf-8") as f:
-            json.dump(s.to_json(), f, indent=1, default=str)
-    if opt.junit:
-        write_junit(s, opt.junit)
-
-
 def generator_finding(err: Exception, seed: int, k: int):
     """A chunk the strategies could not build: bucketed by exception type and its message with
     numbers masked (the same generator bug on other shapes is one bucket)."""
     import re
-    from ..judging.oracles import Finding
+    from ..store.finding import Finding
+    from ..store.key import GENERATOR, BucketKey
     msg = re.sub(r"\d+", "N", str(err).splitlines()[0] if str(err) else "")[:160]
-    return Finding("generator", "fmin", f"fmin generator {type(err).__name__}: {msg}",
+    return Finding("generator", "fmin", BucketKey(GENERATOR, "fmin", cause=f"{type(err).__name__}: {msg}"),
                    f"chunk {k} of seed {seed} raised {type(err).__name__}: {str(err)[:300]}", {})
-
-
-# ---------------------------------------------------------------- the units of work (run where the pools are)
-def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
-    """Every oracle on one generated example (``oracles.run_oracles``), with its own metamorphic seed;
-    where its time went (``Judged.phases``: each run, each oracle, the whole) comes back with it."""
-    rec = Phases()
-    with recording(rec), rec.timed("slot judge"):
-        j = run_oracles(e.program, text, path, pool, ref, backend=opt.ctx.backend, oracles=opt.oracles, seed=opt.ctx.seed,
-                  example_seed=generate.example_seed(e.id))
-    j.phases = rec
-    return j
-
-
-def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, opt: CampaignOptions, pool,
-                  ref) -> dict:
-    """Reduce a bucket's program (``original``, a file) into ``out`` under the bucket's own
-    property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
-    ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
-    ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
-    from ...reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
-    # the corpus travels: its reports name no directory of this machine (``--corpus /tmp/x`` -> ``x``)
-    ctx = opt.ctx.replace(quiet=True, command=local_paths(opt.ctx.command) if opt.ctx.command else None)
-    ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
-    try:
-        given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
-        rep = reduce_script(original, bucket_property(meta, outcome), ctx, ropt, pools=given)
-        minimized_outcome(out, pool, ctx)   # the reduced script's own run, before filing makes the attachment
-        result = {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
-                                                        "oracle_calls", "seconds", "property", "interrupted")}}
-        return {**result, **file_bucket_dir(out, meta, outcome, ctx, pool, ref)}
-    except PropertyDoesNotHold as e:
-        return {"stale": f"not reproduced when replayed: {e}", "environment": getattr(pool, "environment", None)}
-    except Exception as e:
-        return {"error": f"{type(e).__name__}: {e}"}
-
-
-def minimized_outcome(out: str, pool, ctx: RunContext) -> None:
-    """The minimal repro's own run, as ``outcome.min.json`` beside it: what the attached script
-    does as written, and what the bucket is re-keyed from (``findings.rekey_minimized``)."""
-    path = os.path.join(out, "repro.min.py")
-    if pool is None or not os.path.exists(path):
-        return
-    with open(path, encoding="utf-8") as f:
-        o = pool.run(ctx.request(f.read(), path))
-    with open(os.path.join(out, "outcome.min.json"), "w", encoding="utf-8") as f:
-        json.dump(o.to_json(), f, indent=1, default=str)
 
 
 def apply_reduction(store: Store, key: str, result: dict) -> None:
@@ -707,181 +456,3 @@ def apply_reduction(store: Store, key: str, result: dict) -> None:
         store.mark_filed(key, result.get("attachment"), result["standalone"])
     if "minimized" in result and "stale" not in result and "error" not in result:
         rekey_minimized(store, key)   # last: it may move the bucket to another key
-
-
-def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
-    """One bucket's script (``job``: ``text``, ``path``, ``prop``, ``kind``, ``meta``, ``outcome``,
-    ``filed``: the stored attachment and its expectation, if any) replayed under its property,
-    once more if it does not show it; a failure whose program the reference now rejects too is no
-    longer a finding. A reduced script that reproduces is filed again (its attachment rebuilt from
-    this replay, and run standalone); one that does not keeps its attachment, which is run
-    standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
-    ``standalone``."""
-    from ...oracle.property import Mismatch, evaluate
-    text, path, prop = job["text"], job["path"], job["prop"]
-    pools = Pools.of(pool, reference=ref)
-    v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
-    if not v.holds:
-        v = evaluate(prop, text, path, pools, seed=opt.ctx.seed)
-    holds, reason = v.holds, v.reason
-    ev = v.get(Mismatch)
-    undefined = getattr(getattr(ev, "reference", None), "undefined", None)
-    if holds and job["kind"] == "failure" and ref is not pool:
-        r = ref.run(opt.ctx.request(text, path))
-        undefined = r.undefined
-        if not r.ok and not r.undefined:   # a rule the reference has learnt since: the program was never valid
-            holds, reason = False, (f"no longer a finding: the reference rejects the program too "
-                                    f"(`{r.signature}`), so it is not a valid program")
-    out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None),
-           "undefined": undefined or None}
-    try:
-        out.update(refile(job, v if holds else None, opt.ctx, pool, ref))
-    except Exception as e:   # the replay's verdict stands whatever happens to the attachment
-        out["standalone"] = failed(e)
-    return out
-
-
-def recheck(opt: CampaignOptions, runner: Runner | None = None) -> list[dict]:
-    """Replay every bucket of the context's backend in the corpus under its property — its minimal
-    repro when it has one, else its original — and record whether it still reproduces (after an
-    nvFuser upgrade: which findings are fixed; after a change to fmin's reference: which were
-    fmin's). A replay that does not show the property is run once more before the bucket is
-    called stale. ``runner``: where the replays run (default: this machine's pools); the corpus
-    is read and written here. Returns one row per bucket rechecked, in corpus order."""
-    store = Store(opt.corpus)
-    # a bucket found on another device (Triton on a GPU vs C++ on the CPU) is another compiler
-    todo = [m for m in store.buckets() if m.backend == opt.ctx.backend and m.kind != "generator"
-            and (m.environment or {}).get("device", opt.ctx.device) == opt.ctx.device]
-    rows: list[dict] = []
-    if not todo:
-        buglist.write(opt.corpus)
-        return rows
-    status = ProgressLine(opt.ctx.quiet, every=5)
-
-    def job(m: Bucket) -> dict:
-        d = store.dir(m.key)
-        name = reduced_script(d)
-        path = os.path.join(d, name)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        filed = None
-        if name == "reduced.py" and m.attachment is not None and m.attachment.expects != "none":
-            with open(os.path.join(d, "repro.min.py"), encoding="utf-8") as f:
-                filed = {"text": f.read(), "expect": m.attachment.expect}
-        outcome = store.outcome(m.key)
-        return {"id": m.id, "key": m.key, "script": name, "text": text, "path": path, "kind": m.kind,
-                "prop": bucket_property(m, outcome), "meta": m, "outcome": outcome, "filed": filed}
-
-    runner = runner if runner is not None else LocalRunner(opt)
-    with runner:
-        jobs = [job(m) for m in todo]
-        session = Session(submit=lambda c: chain(runner.recheck(c.context),
-                                                 lambda r: Verdict(r["reproduces"], r["reason"], detail=r)))
-        futs = [None if j["prop"] is None else
-                session.submit(Candidate(j["text"] + f"\n# {json.dumps(j['prop'].to_json())}", context=j))
-                for j in jobs]
-        for j, fut in zip(jobs, futs):
-            row = {"id": j["id"], "key": j["key"], "script": j["script"]}
-            if fut is None:
-                row.update(reproduces=None, reason="no property recorded for this bucket")
-            else:
-                r = fut.result().detail
-                store.mark_recheck(j["key"], r["reproduces"], r["reason"], j["script"], r["environment"],
-                                   r.get("undefined"))
-                if r.get("filed"):
-                    write_filed(store.dir(j["key"]), r["filed"])
-                    store.mark_filed(j["key"], r["filed"]["attachment"], r["filed"]["standalone"])
-                elif r.get("standalone"):
-                    store.mark_filed(j["key"], None, r["standalone"])
-                ran = (r.get("filed") or r).get("standalone")
-                sa = StandaloneRun.from_json(ran) if ran else None
-                row.update(reproduces=r["reproduces"], reason=r["reason"], standalone=sa.reproduced if sa else None,
-                           standalone_why=sa.why if sa else None)
-            rows.append(row)
-            status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}")
-    status.show(f"rechecked {len(rows)}/{len(todo)}  stale {sum(x['reproduces'] is False for x in rows)}", True)
-    buglist.write(opt.corpus)
-    return rows
-
-
-def summary_lines(s: Summary) -> list[str]:
-    got, of = s.coverage()
-    rows = [("backend", f"{s.backend} ({s.device})"), ("seed / shard", f"{s.seed} / {s.shard}"),
-            ("programs run", str(s.programs)), ("duplicates skipped", str(s.duplicates)),
-            ("wall seconds", f"{s.seconds:.1f} (start-up {s.startup_seconds:.1f})"),
-            ("programs per second", f"{s.per_second:.2f}"),
-            ("statuses", ", ".join(f"{k} {v}" for k, v in sorted(s.statuses.items())) or "-"),
-            ("not judged", ", ".join(f"{k} {v}" for k, v in sorted(s.skipped.items())) or "-"),
-            ("op coverage", f"{got}/{of} generated ops exercised"),
-            ("findings", ", ".join(f"{k} {v}" for k, v in sorted(s.findings.items())) or "none"),
-            ("new buckets", str(len(s.new))), ("known buckets hit", str(len(s.known))),
-            ("buckets minimized", str(len(s.minimized))),
-            ("decisions covered", s.decisions.words()),
-            ("slots / workers started", f"{s.slots} / " + (", ".join(f"{k} {v}" for k, v in s.workers_started().items())
-                                                          or "-")),
-            ("where the time went", phase_line(s.phases, s.programs) or "-")]
-    if s.resumed:
-        rows.insert(3, ("judged before (resumed)", str(s.resumed)))
-    if s.interrupted:
-        rows.insert(0, ("interrupted", "yes (Ctrl-C or SIGTERM): the figures of what it did"))
-    if s.ran_on:
-        rows.insert(1, ("ran on", s.ran_on))
-    rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
-    if s.queue or s.derived:
-        rows.append(("feedback queue", f"{len(s.queue)} entries; {s.derived} programs derived from them"))
-    filed = buglist.standalone_tally([n.bucket for n in s.new])
-    if filed:
-        rows.append(("new buckets run standalone", filed))
-    w = max(len(a) for a, _ in rows)
-    out = ["| " + "what".ljust(w) + " | value |", "|" + "-" * (w + 2) + "|-------|"]
-    out += [f"| {a.ljust(w)} | {b} |" for a, b in rows]
-    if s.hit:   # the bug list's rows (``buglist``) of what this campaign found
-        out += ["", f"Buckets hit ({len(s.hit)}; new first):", ""]
-        out += buglist.table([{**r, "bucket": ("new " if r.get("new") else "") + r["bucket"]} for r in s.hit])
-    for n in s.new:
-        sa = n.bucket.standalone
-        if sa is not None and sa.ran and not sa.reproduced:
-            out.append(f"NOT REPRODUCED STANDALONE: {n.bucket.id} ({n.bucket.kind}): {sa.why}  ({n.dir})")
-    return out
-
-
-#: the phases ``phase_line`` shows, in a campaign's order (``Phases`` names)
-_SHOWN = ("driver generate", "driver dedup", "driver wait", "driver record", "slot judge", "oracle run",
-          "oracle differential", "oracle order", "oracle layout")
-
-
-def phase_line(p: Phases, programs: int) -> str:
-    """The summary's one line of ``Summary.phases``: seconds per program of the driver's serial
-    parts and of a slot's judgement, then each backend's compile-and-run (``execute``) seconds and
-    runs per program — with the slots' count, the floor a campaign's rate cannot beat."""
-    if not programs:
-        return ""
-    parts = [f"{k} {p.seconds(k) / programs * 1000:.0f} ms" for k in _SHOWN if p.count(k)]
-    parts += [f"{k} {p.seconds(k) / max(1, p.count(k)) * 1000:.0f} ms x {p.count(k) / programs:.1f}"
-              for k in sorted(p.data) if k.startswith("execute ")]
-    return "per program: " + ", ".join(parts)
-
-
-def write_junit(s: Summary, path: str) -> None:
-    """One test case per bucket hit (a new bucket fails), plus one for the campaign itself."""
-    cases = []
-    got, of = s.coverage()
-    cases.append(f'  <testcase classname="fmin.fuzz" name="campaign {s.backend} seed {s.seed} shard {s.shard}" '
-                 f'time="{s.seconds:.1f}"><system-out>{escape(f"{s.programs} programs, {got}/{of} ops")}'
-                 f'</system-out></testcase>')
-    for n in s.new:
-        m, sa = n.bucket, n.bucket.standalone
-        alone = ("" if sa is None else "; reproduces standalone" if sa.reproduced else
-                 f"; does NOT reproduce standalone: {sa.why}" if sa.ran else f"; not run standalone: {sa.why}")
-        msg = f"new {m.kind} finding ({m.owner}): {m.key}{alone}"
-        cases.append(f'  <testcase classname="fmin.fuzz.{escape(m.kind)}" name={quoteattr(m.id)}>'
-                     f'<failure message={quoteattr(msg)}>{escape(m.words)}\n{escape(n.dir)}</failure>'
-                     f'</testcase>')
-    for bid, n in sorted(s.known.items()):
-        cases.append(f'  <testcase classname="fmin.fuzz.known" name={quoteattr(bid)}>'
-                     f'<system-out>{n} occurrence(s) of a known bucket</system-out></testcase>')
-    failures = len(s.new)
-    xml = (f'<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="fmin fuzz" tests="{len(cases)}" '
-           f'failures="{failures}" errors="0" time="{s.seconds:.1f}">\n' + "\n".join(cases) + "\n</testsuite>\n")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(xml)

@@ -11,10 +11,14 @@ reduce further) does not always show the bug by itself:
   one goes into ``report.md``. When both run (a segmentation that changes), the variant is filed
   and the reduced program is "the other layout";
 * a **wrong result** runs silently. The attachment ends with the same computation in eager
-  PyTorch (``program.torch_code``: the catalog's references traced to ATen ops, and their float64
-  version) and fmin's comparison (``eager_check``, its tolerances as literals), which raises an
-  AssertionError naming the output, the worst element, got vs expected. Where the computation
-  cannot be written as plain torch, the script says so instead of pretending to check.
+  PyTorch (``program.torch_code``: the catalog's references traced to ATen ops) and
+  ``torch.testing.assert_close`` at fmin's tolerance (``plain_check``: a few lines a maintainer
+  reads at a glance, fmin's full verdict named beside it), which raises an AssertionError naming
+  the output and the kind of difference. Where the computation cannot be written as plain torch,
+  the script says so instead of pretending to check.
+
+Every attachment is meant to be pasted into an issue: at most ``LINES`` lines where the fusion
+allows (the header's versions on one line, blank lines dropped when over).
 
 A **segmentation** finding (both layouts or orders run, and split differently) is, where the
 backend can show its split in a script (``Backend.segmentation_script``: nvFuser), one script
@@ -33,7 +37,6 @@ outputs itself, and ``fmin check repro.min.py`` must see the fusion's outcome, n
 """
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass, field
 
@@ -44,10 +47,10 @@ from ...oracle.checks.order import describe_permutation
 from ...oracle.outcome import Outcome, outcome_words
 from ...oracle.rootcause import rootcause
 from ...program import parse, to_source
-from ...program.torch_code import NotPlainTorch, function_text
+from ...program.torch_code import NotPlainTorch
 from ...program.variants import input_names, permute_inputs, relayout
-from . import eager_check
-from ..store.findings import bucket_property, differs
+from . import plain_check
+from ..judging.property import bucket_property, differs
 from ..store.record import Bucket
 from .standalone import SPLITS, local_paths, stated_environment, stated_inductor_config
 
@@ -95,10 +98,21 @@ def build(reduced: str, path: str, meta: Bucket, outcome: dict | None, verdict=N
     if not header:   # reduced by an fmin that wrote none: where it was found stands in
         header = reports.repro_header(meta.environment or {}, None,
                                       prop.describe() if prop is not None else "?").rstrip("\n")
-    header = local_paths(header)
+    header = compact_header(local_paths(header))
     att.text = reports.with_header(att.text, header + "\n" + _header_lines(meta, att, header))
-    att.text = with_options(att.text, _backend(meta))
+    att.text = short(with_options(att.text, _backend(meta)))
     return att
+
+
+#: the most lines an attachment should have: it is pasted into an issue
+LINES = 40
+
+
+def short(text: str) -> str:
+    """``text`` without its blank lines where it is longer than ``LINES``: a pasted script is read
+    whole, and a blank line is the cheapest line to give up."""
+    lines = text.splitlines()
+    return text if len(lines) <= LINES else "\n".join(x for x in lines if x.strip()) + "\n"
 
 
 def _backend(meta: Bucket) -> str:
@@ -131,15 +145,31 @@ def _header_lines(meta: Bucket, att: Attachment, header: str) -> str:
     """What the attachment is: the bucket's root cause (its key, true of the minimized script —
     the words of the first example name that program's outputs and shapes), how to run it, what
     it shows."""
+    shows = f"; it shows {' '.join(att.shows.split())[:300]}" if att.shows else ""
     lines = [f"# finding: {meta.kind} ({meta.owner}), bucket {meta.id}: "
-             f"{' '.join(str(meta.key).split())[:300]}",
-             f"# run it: {run_line(meta, header)}"]
+             f"{' '.join(str(meta.key).split())[:300]}; run it: {run_line(meta, header)}{shows}"]
     if att.variant:
         lines.append(f"# as filed: {att.variant}; the other one ({att.passing_shows}) is in report.md")
-    if att.shows:
-        lines.append(f"# running it shows: {' '.join(att.shows.split())[:300]}")
     lines += [f"# note: {n}" for n in att.notes]
     return "\n".join(lines) + "\n"
+
+
+def compact_header(header: str) -> str:
+    """The header with where it was confirmed and the versions on one line (``# confirmed on: GPU
+    (backend); torch X; nvfuser_direct Y``): an attachment is pasted into an issue, where every
+    line counts. The other lines (the command, the property, the environment the standalone run
+    reads back) stay as they are; the property the reducer kept is the finding's own line.""" 
+    lines, merged, at = header.splitlines(), [], None
+    for line in lines:
+        versions = re.match(r"^# (\w+) version: (.*)$", line)
+        if versions and at is not None:
+            merged[at] += f"; {versions.group(1)} {versions.group(2)}"
+            continue
+        if line.startswith("# confirmed on:"):
+            at = len(merged)
+        if not line.startswith("# property:"):   # the finding's line says what it shows
+            merged.append(line)
+    return "\n".join(merged)
 
 
 def _variant(program, reduced: str, verdict, check: type, backend: str, seed: int) -> Attachment:
@@ -203,50 +233,20 @@ def _checked(program, reduced: str, meta: Bucket) -> Attachment:
     if at is None:
         return Attachment(reduced, {"kind": "none"},
                           notes=["no `fd.execute(inputs)` line to check the outputs of: the script runs silently"])
+    m = re.match(_EXECUTE.format(fd=re.escape(program.fd_name)), lines[at])
+    out, ins, fd = m.group("out") or "outputs", m.group("inputs"), program.fd_name
     try:
-        eager = function_text(program, "eager_reference", doc="The fusion in eager PyTorch, at the script's dtypes.")
-        exact = function_text(program, "exact_reference", upcast=True,
-                              doc="The same in float64: tells rounding from a wrong value.")
+        check = plain_check.section(program, out, ins, f"fmin check --mismatch repro.min.py --backend {_backend(meta)}")
     except NotPlainTorch as e:
         lines[at:at] = [f"# fmin could not write this computation as plain torch code ({e}), so nothing here",
                         "# compares the outputs with eager PyTorch; fmin's own comparison said:",
                         f"# {' '.join(str(meta.words).split())[:300]}"]
         return Attachment("\n".join(lines) + "\n", {"kind": "none"},
                           notes=[f"the outputs are not checked: {e}"])
-    m = re.match(_EXECUTE.format(fd=re.escape(program.fd_name)), lines[at])
-    out, ins, fd = m.group("out") or "outputs", m.group("inputs"), program.fd_name
-    bar = "# " + "-" * 98
     lines[at:at + 1] = [
-        f"{ins}_before = [x.clone() if isinstance(x, torch.Tensor) else x for x in {ins}]   # for the check at the end",
-        f"{out} = {fd}.execute({ins})", "", bar,
-        "# Added by fmin, not part of the fusion: the same computation in eager PyTorch (fmin's reference semantics",
-        "# traced to ATen ops, nvFuser's typing rules included) and fmin's comparison (docs/mismatch.md: within the",
-        "# dtype tolerance of eager, or within what eager's own rounding costs against float64). Needs only torch;",
-        "# the AssertionError it raises is the wrong result.", bar,
-        *eager.splitlines(), "", *exact.splitlines(), "", *tolerance_table().splitlines(), "",
-        "import math", "", *checker_text().strip("\n").splitlines(), "", "",
-        'if not globals().get("__fmin__"):   # inside fmin\'s own runs fmin compares the outputs itself',
-        f"    check_against_eager({out}, {ins}, {ins}_before, eager_reference, exact_reference, TOLERANCES)"]
+        f"{ins}_before = [x.clone() if isinstance(x, torch.Tensor) else x for x in {ins}]   # for the check below",
+        f"{out} = {fd}.execute({ins})", "", *check]
     return Attachment("\n".join(lines) + "\n", expect, shows=f"AssertionError: wrong result ({what}) ...")
-
-
-def tolerance_table() -> str:
-    """fmin's (rtol, atol, factor on eager's error) by dtype as a literal (``compare.tolerance``,
-    ``compare.default_factor``): the numbers the attachment judges with."""
-    import torch
-    from ...oracle.compare import TOLERANCES, default_factor, tolerance
-    rows = [f"    torch.{str(dt).removeprefix('torch.')}: ({tolerance(dt)[0]!r}, {tolerance(dt)[1]!r}, "
-            f"{default_factor(dt)!r})," for dt in TOLERANCES]
-    rows += [f"    torch.{c}: ({tolerance(getattr(torch, c))[0]!r}, {tolerance(getattr(torch, c))[1]!r}, "
-             f"{default_factor(getattr(torch, c))!r})," for c in ("complex64", "complex128")]
-    return "TOLERANCES = {   # (rtol, atol, factor on eager's error) by dtype, fmin's: minimizer/oracle/compare.py\n" \
-        + "\n".join(rows) + "\n}\n"
-
-
-def checker_text() -> str:
-    """``eager_check``'s functions, as written into attachments."""
-    src = inspect.getsource(eager_check)
-    return src[src.index("# ---- the text below is written into attachments"):].split("\n", 1)[1]
 
 
 def named_inputs(text: str, fd: str) -> str:

@@ -22,7 +22,7 @@ from ...oracle.checks import LayoutDependent, OrderDependent
 from ...oracle.pool import Pools
 from ...oracle.property import evaluate
 from . import attachment, standalone
-from ..store.findings import bucket_property
+from ..judging.property import bucket_property
 from ..store.record import Bucket
 
 SECTION = "\n" + attachment.SECTION_TITLE

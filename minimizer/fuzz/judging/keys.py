@@ -21,13 +21,17 @@
   its own kind, keyed by which schedulers' counts change.
 
 A bucket keeps its identity when its key changes (it is minimized, or fmin learns a rule): its
-directory is its first key's, later keys are its aliases (``findings.Store``). Two minimized
+directory is its first key's, later keys are its aliases (``store.Store``). Two minimized
 buckets whose repros are one program up to names, sizes and dtypes (``canonical_form``) are one
 bucket.
 
 The key is the same function of what a corpus stores (``outcome.json``, ``original.py``,
 ``repro.min.py``, ``finding.json``), so an existing corpus is re-keyed offline
-(``findings.rekey``) with the rules a campaign uses when it files a finding.
+(``today.rekey``) with the rules a campaign uses when it files a finding.
+
+A key is a record (``store.key.BucketKey``): each function here fills its fields, and its text,
+the string above, is derived from them. What a key says is read from its fields, never parsed
+back from the text.
 """
 from __future__ import annotations
 
@@ -35,22 +39,26 @@ import re
 from collections import Counter
 
 from ...model import DType, Program, Ref, TensorArg
-from ...oracle.rootcause import rootcause
+from ...oracle.rootcause import rootcause, site_and_message
+from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
 from ..store.record import Bucket
 
 #: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place)
 DIFFERENCES = ("dtype", "shape", "values", "aliasing")
 
 
-def failure_key(label: str, o) -> str:
+def failure_key(label: str, o) -> BucketKey:
     """``<label> <status> <root cause>`` of a failed run (an ``Outcome`` or its JSON); ``label``
-    is the backend, or ``reference`` for a program the reference rejects too (fmin's)."""
+    is the backend, or ``reference`` for a program the reference rejects too (fmin's). The root
+    cause's site and message template are fields of their own."""
     get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
-    return f"{label} {get('status')} {rootcause(o)}"
+    cause = rootcause(o)
+    site, message = site_and_message(cause)
+    return BucketKey(FAILURE, label, get("status"), cause, site, message)
 
 
 def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected: str | None = None,
-                 dimension: str | None = None, rules=()) -> str:
+                 dimension: str | None = None, rules=()) -> BucketKey:
     """``<backend> mismatch <what>: <op>, <op>``: the ops sorted and named once, without dtypes
     (one wrong ``cast`` in float16 and in bfloat16 is one bucket). A dtype difference is its
     dtypes' classes too, ``dtype (int for bool)``: the typing rule it shows is the difference
@@ -64,14 +72,14 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
     a wrong result of an ill-defined program is caused by the rule it breaks, not by the compiler,
     so it never shares a bucket with a well-defined program of the same ops (a BFloat16 value
     written into a Float input and an input written into itself are both "no op")."""
+    rules = tuple(sorted(set(rules)))
     if what == "shape" and dimension:
-        key = f"{backend} mismatch shape ({dimension})"
-    else:
-        if what == "dtype" and got and expected:
-            g, e = dtype_class(got), dtype_class(expected)
-            what = f"dtype ({g} for {e})" if g != e else f"dtype ({got} for {expected})"
-        key = f"{backend} mismatch {what}: {', '.join(sorted(set(ops))) or 'no op'}"
-    return f"{key} (breaks {', '.join(sorted(set(rules)))})" if rules else key
+        return BucketKey(MISMATCH, backend, difference="shape", detail=dimension, rules=rules)
+    detail = None
+    if what == "dtype" and got and expected:
+        g, e = dtype_class(got), dtype_class(expected)
+        detail = f"{g} for {e}" if g != e else f"{got} for {expected}"
+    return BucketKey(MISMATCH, backend, difference=what, detail=detail, ops=tuple(sorted(set(ops))), rules=rules)
 
 
 def broken_rules(program: Program | None) -> list[str]:
@@ -206,13 +214,13 @@ def program_ops(program: Program) -> list[str]:
     return [s.op for s in program.op_stmts()]
 
 
-def change_key(backend: str, kind: str, a, b) -> str:
+def change_key(backend: str, kind: str, a, b) -> BucketKey:
     """A segmentation change between two runs that both succeed (``kind``: ``order-dependent``
     or ``layout-dependent``): the schedulers whose counts change, not the counts (2 vs 4
     pointwise kernels and 3 vs 5 are one behaviour)."""
     ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
-    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
-    return f"{backend} {kind} segmentation changes (" + (", ".join(names) or "count") + ")"
+    names = tuple(sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k]))
+    return BucketKey(SEGMENTATION, backend, variant=kind.split("-")[0], schedulers=names)
 
 
 def traits(program: Program | None) -> dict:
@@ -232,19 +240,17 @@ def traits(program: Program | None) -> dict:
     return {"dtypes": sorted(dtypes), "ranks": sorted(ranks)}
 
 
-_MISMATCH = re.compile(r"^\S+ mismatch (?:(?P<what>dtype|shape|values|aliasing)(?: \((?P<detail>[^)]*)\))?"
-                       r"(?::\s*|\s+|$))?(?P<ops>.*?)(?: \(breaks [^)]*\))?(?: -> \S+)?$")
 #: a wrong dtype or shape in a finding's words: ``output 2: int64[3, 5] vs reference bool[3, 5]``
 _WORDS = re.compile(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]")
 
 
 def difference(meta: Bucket) -> str:
-    """What differs in a wrong-result bucket (``DIFFERENCES``), from its key or, for buckets
-    recorded before keys said so (``nvfuser mismatch cat -> bool``), its recorded words."""
-    m = _MISMATCH.match(meta.key or "")
-    if m and m.group("what"):
-        return m.group("what")
-    if m and m.group("ops") == "aliased input":
+    """What differs in a wrong-result bucket (``DIFFERENCES``): its key's ``difference``, or for
+    buckets recorded before keys said so (``nvfuser mismatch cat -> bool``) an aliased input's
+    op, else its recorded words (the backend's output read)."""
+    if meta.key.difference:
+        return meta.key.difference
+    if meta.key.ops == ("aliased input",):
         return "aliasing"
     g = _WORDS.search(meta.words or "")
     if g:
@@ -258,16 +264,7 @@ def dtypes_of(meta: Bucket) -> tuple[str | None, str | None]:
     return (g.group(1), g.group(3)) if g else (None, None)
 
 
-def key_ops(key: str) -> list[str]:
-    """The ops a mismatch key names (``... values: cast, cumprod``; ``... cat -> bool`` of older
-    keys: the op producing the first differing output)."""
-    m = _MISMATCH.match(key or "")
-    if not m or not m.group("ops") or m.group("ops") == "no op":
-        return []
-    return [op.strip() for op in m.group("ops").split(",")]
-
-
-def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, minimized: bool) -> str | None:
+def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, minimized: bool) -> BucketKey | None:
     """A bucket's key by today's rules, from what the corpus stores: ``outcome`` is the stored
     outcome of ``program`` (the bucket's original, or its minimal repro when ``minimized``: a
     mismatch's ops are the minimal repro's, its wrong dimension is read from either), as
@@ -278,10 +275,10 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
     if kind == "failure":
         if not outcome or outcome.get("status") in (None, "ok"):
             return None
-        label = "reference" if meta.key.startswith("reference ") else backend
+        label = "reference" if meta.key.label == "reference" else backend
         return failure_key(label, outcome)
     if kind == "mismatch":
-        ops = program_ops(program) if minimized and program is not None else key_ops(meta.key)
+        ops = program_ops(program) if minimized and program is not None else meta.key.ops
         what = difference(meta)
         if what == "values" and minimized and program is not None and writes_only(program):
             what = "aliasing"   # a minimal repro returning nothing: its wrong value is an input's
@@ -291,4 +288,4 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
 
 
 __all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form",
-           "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "key_ops", "bucket_key"]
+           "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "bucket_key"]

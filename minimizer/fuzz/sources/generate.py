@@ -14,7 +14,7 @@ Hypothesis (>= 6.131) draws about one value in twenty from a pool of constants t
 every literal in the *local* modules loaded at the time (files outside site-packages and the
 standard library): which of fmin's modules a process had imported, and whether fmin runs from a
 checkout or an install, changed the programs an id gave (measured: 12 chunks of seed 2031 hashed
-differently after importing ``backends.nvfuser_log`` or ``fuzz.campaign``). ``fixed_constants``
+differently after importing ``backends.nvfuser_log`` or ``fuzz.campaign.run``). ``fixed_constants``
 keeps that pool empty while a chunk is drawn, so an id means one program wherever it is drawn.
 """
 from __future__ import annotations

@@ -10,8 +10,9 @@ duplicated branch, a cut sub-graph). A mutation only *proposes*: ``apply`` keeps
 the static check accepts it, the rules of ``program.validity`` included (an invalid mutation is
 discarded, never a finding), so each mutation can be a plain description of its edit; those that
 would often break a rule (a dtype changed under an aliased write) stay away from it. The edits are the program model's (``program.edits``,
-``program.variants``) and the reduction passes' (``reduce.passes``: resizing every use of an
-extent, declaring an input from a meta tensor, cutting a region to inputs) — one home each.
+``program.variants``), and those the reduction's passes are built from too (``program.extents``:
+resizing every use of an extent; ``program.declare``: declaring an input from a meta tensor;
+``program.cuts``: cutting outputs, at an intermediate, a region to inputs) — one home each.
 """
 from __future__ import annotations
 
@@ -23,10 +24,9 @@ from hypothesis import strategies as st
 from ... import dtypes
 from ...model import DType, Program, Ref, Stmt, TensorArg, is_input_decl, map_refs, output_stmt
 from ...ops.registry import CATALOG, lookup
-from ...program import edits, static, validity, variants
-from ...reduce.passes import CutAtIntermediate, DropOutputs, ValueToInput
-from ...reduce.passes.common import bcast_flags, tensor_input
-from ...reduce.passes.shapes import resize, sites
+from ...program import cuts, edits, validity, variants
+from ...program.declare import bcast_flags, tensor_input
+from ...program.extents import resize, sites
 
 FLOATS = ("Float", "Half", "BFloat16", "Double")
 #: how many mutations a seeded program gets (the first is what Hypothesis would shrink towards)
@@ -35,13 +35,14 @@ MAX_MUTATIONS = 3
 
 def _tensor_inputs(p: Program, info) -> list[tuple[int, str, TensorArg, torch.Tensor]]:
     """(statement, name, inputs entry, meta value) of every one-value tensor input, but those an
-    index op reads directly: rebuilding one (another layout, dtype, broadcast) would draw index
-    values unbounded by the indexed extent (``_EXTENT_BOUND``); nor those an op reads as a
-    ``ValueParam`` (``grouped_mm``'s offsets)."""
+    op reads as a ``ValueParam`` (an index, ``grouped_mm``'s offsets: rebuilt in another dtype or
+    as a broadcast, they are no index) and, in a program whose extents are bound
+    (``_has_extent_bound``), the other operands of such an op."""
     out = []
     users = edits.users(p)
+    bound = _has_extent_bound(p)
     for i, s in enumerate(p.stmts):
-        if _index_read(p, users, i):
+        if _index_read(p, users, i, bound):
             continue
         if s.is_tensor_decl and s.outs and s.outs[0]:
             a = edits.input_arg(p, i)
@@ -61,26 +62,20 @@ def _pick(data, xs, label):
     return data.draw(st.sampled_from(xs), label=label) if xs else None
 
 
-# A rule the static check (meta tensors) cannot enforce, so mutations stay away from it: the index
-# ops' index values are drawn for the seed's extents (a smaller extent, or index values drawn
-# anew, reads out of range). An op's ``ValueParam`` (``grouped_mm``'s offsets) is written valid
-# by the printer for any extents, so only the inputs such a parameter reads are left alone
-# (rebuilt as a broadcast or another layout, they could not be written with its values).
-_EXTENT_BOUND = ("index",)
-
-
-def _extent_bound(spec) -> bool:
-    """Whether values of the op's operands are bound to the seed's extents (``_EXTENT_BOUND``)."""
-    return spec is not None and spec.family in _EXTENT_BOUND
-
-
+# Values an op's ``ValueParam`` reads (an index, ``grouped_mm``'s offsets) are the printer's to
+# write where they are a fusion input, valid for whatever extents (``validity.input_values``), so
+# mutations change extents freely. A value the fusion computes and reads there (an ``argsort``
+# result read by ``scatter``: ``validity.computed_values``) holds what its inputs give it, bound to
+# the seed's extents (the static check cannot see it): a program with one keeps its extents, and
+# the operands of such ops.
 def _has_extent_bound(p: Program) -> bool:
-    return any(_extent_bound(lookup(s.call)) for s in p.stmts)
+    """Whether the program's extents bound values no printer writes (see above)."""
+    return bool(validity.computed_values(p))
 
 
 def shape(data, p, info):
     """Every use of one extent becomes another (1, smaller, larger): shapes stay consistent. Not
-    drawn for a program with an index op (see ``_EXTENT_BOUND``)."""
+    drawn for a program whose extents bound a computed index (``_has_extent_bound``)."""
     if _has_extent_bound(p):
         return None
     old = _pick(data, sorted({s[-1] for s in sites(p)}), "extent")
@@ -98,8 +93,8 @@ TRIM_ELEMENTS = 1 << 20
 
 def trimmed(p: Program, info, limit: int = TRIM_ELEMENTS):
     """``(program, its static check)`` with extents halved until no tensor has more than ``limit``
-    elements, or None where the seed fits already or cannot be resized (index ops: their index
-    values are drawn for the seed's extents). The extents halved first are the largest tensor's
+    elements, or None where the seed fits already or cannot be resized (a computed index:
+    ``_has_extent_bound``). The extents halved first are the largest tensor's
     outer ones (batch, sequence): a normalization's or a matmul's innermost extent decides which
     scheduler nvFuser picks, the outer ones mostly how many times it runs."""
     if _has_extent_bound(p):
@@ -116,9 +111,9 @@ def trimmed(p: Program, info, limit: int = TRIM_ELEMENTS):
         for old in order:
             try:
                 r = resize(q, old, old // 2)
-                q, qi, changed = r, static.check(r), True
+                q, qi, changed = r, validity.check(r, rules=validity.STATIC_RULES), True
                 break
-            except Exception:   # an extent some op pins (a reshape's product, a slice's bound)
+            except Exception:   # an extent some op pins (a reshape's product, a slice's bound, an index)
                 continue
         else:
             break
@@ -353,11 +348,10 @@ def duplicate_branch(data, p, info):
 def cut(data, p, info):
     """A sub-graph cut out: a reduction pass's candidate (outputs dropped, the fusion cut at an
     intermediate, a region made inputs), so a 200-op seed also yields its smaller pieces."""
-    pas = data.draw(st.sampled_from([DropOutputs(), CutAtIntermediate(), ValueToInput()]), label="cut")
+    made = data.draw(st.sampled_from([cuts.dropped_outputs, cuts.cuts_at_intermediates, cuts.values_to_inputs]),
+                     label="cut")
     cands = []
-    for _, c in pas.candidates(p, info):
-        if _index_read_new_input(p, c):
-            continue
+    for _, c in made(p, info):
         cands.append(c)
         if len(cands) >= 8:
             break
@@ -365,22 +359,12 @@ def cut(data, p, info):
     return None if c is None else edits.dce(c)
 
 
-def _index_read_new_input(p: Program, c: Program) -> bool:
-    """Does the cut ``c`` of ``p`` declare an input that an index op reads? Its values would be
-    drawn unbounded by the indexed extent (``_EXTENT_BOUND``): an ``argsort`` result cut to an
-    input made ``scatter`` read out of range on the reference."""
-    old = {s.outs[0] for s in p.stmts if s.is_tensor_decl and s.outs}
-    users = edits.users(c)
-    return any(s.is_tensor_decl and s.outs and s.outs[0] not in old and _index_read(c, users, i)
-               for i, s in enumerate(c.stmts))
-
-
-def _index_read(p: Program, users, i: int) -> bool:
-    """Does an index op (``_EXTENT_BOUND``) read statement ``i``'s value directly, or an op as a
-    parameter whose values must fit the others (``OpSpec.value_params``)?"""
+def _index_read(p: Program, users, i: int, bound: bool) -> bool:
+    """Does an op read statement ``i``'s value as a parameter whose values must fit the others
+    (``OpSpec.value_params``), or — ``bound``: ``_has_extent_bound`` — as any operand of such an op?"""
     name = p.stmts[i].outs[0] if p.stmts[i].outs else None
-    return any(_extent_bound(spec := lookup(p.stmts[u].call)) or _value_read(p.stmts[u], spec, name)
-               for u in users[i])
+    specs = [(p.stmts[u], lookup(p.stmts[u].call)) for u in users[i]]
+    return any(spec is not None and (bound and spec.value_params or _value_read(s, spec, name)) for s, spec in specs)
 
 
 def _value_read(s: Stmt, spec, name) -> bool:

@@ -40,9 +40,10 @@ from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strat
 from ...errors import ScriptError, UsageError
 from ...model import Program
 from ...program import validity
-from ...program.reader import parse_file
+from ...program.reader import ending_at_execute, parse_file
 from ...upgrade import upgrade
 from ...harvest import nvfuser_tests
+from ..store.key import SEGMENTATION, BucketKey
 from .generate import CHUNK, Example, chunk_seed, fixed_constants, parse_id
 from .mutate import mutated, trimmed
 
@@ -98,7 +99,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
     """One seed, upgraded to ``frontend`` where it is written for another; ScriptError if fmin
     cannot read it or its program fails the static check."""
     try:
-        p = parse_file(path)
+        p = ending_at_execute(parse_file(path))   # the seed's own code after fd.execute is not the fusion's
     except ScriptError:
         raise
     except Exception as e:
@@ -116,7 +117,7 @@ def read_seed(path: str, frontend: str | None) -> Seed:
         raise ScriptError(f"the static check rejects it: {e}", path, origin.line if origin else 1,
                           origin.col if origin else 1) from None
     if validity.input_values(p):
-        # values an op's parameter must hold (grouped_mm's offsets): the script's own inputs cannot
+        # values an op's parameter must hold (grouped_mm's offsets, an index): the script's own inputs cannot
         # be read for them, so the seed is written afresh, its inputs holding valid ones
         p = p.replace(source=None)
     # a fusion without ops (an input forwarded to an output) is a seed too: its inputs take the
@@ -252,13 +253,13 @@ def program_for(example_id: str, dirs, *, frontend: str | None = None) -> Seeded
     return ex[i]
 
 
-def segmentation_key(backend: str, kind: str, a, b) -> str:
+def segmentation_key(backend: str, kind: str, a, b) -> BucketKey:
     """``<backend> segmentation depends on the input order|layout (<scheduler kinds>)``: the
     scheduler kinds whose kernel counts differ, as ``keys.change_key`` counts them."""
     ca, cb = Counter(a.schedulers or ()), Counter(b.schedulers or ())
-    names = sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k])
+    names = tuple(sorted(k for k in set(ca) | set(cb) if ca[k] != cb[k]))
     what = "order" if kind == "order-dependent" else "layout"
-    return f"{backend} segmentation depends on the input {what} (" + (", ".join(names) or "count") + ")"
+    return BucketKey(SEGMENTATION, backend, variant=what, schedulers=names, seeded=True)
 
 
 def as_segmentation(f, original, backend: str):

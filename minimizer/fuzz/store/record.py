@@ -20,15 +20,22 @@ default (``None`` for one an older corpus does not have: it is then not written)
 name to the record's ``to_json``/``from_json`` (done by the helpers below for a plain value:
 ``_OPTIONAL`` or ``_NESTED``), and if its meaning changes for old records, bump ``SCHEMA`` and
 add the step to ``_MIGRATIONS``.
+
+The bucket's key is a record too (``key.BucketKey``), written as ``key_record`` next to its text
+``key`` (the text for people, scripts and ``old_keys``; the record for fmin). Schema 2 added it:
+a schema-1 record's key is read from its text once, by the migration (``oldkeys``).
 """
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
+
+from .key import BucketKey
+from .oldkeys import key_of
 
 #: the version ``save`` writes; ``load`` migrates older ones
-SCHEMA = 1
+SCHEMA = 2
 #: a bucket's record, in its directory
 FILE = "finding.json"
 
@@ -199,11 +206,11 @@ _OPTIONAL = ("dtypes", "ranks", "seeds", "old_keys", "layout_dependent", "order_
 _NESTED = {"reduction": Reduction, "unvaried_reduction": Reduction, "recheck": Recheck, "stale": Stale,
            "recurred": Recurred, "attachment": AttachmentRecord, "standalone": StandaloneRun}
 #: fields every record writes, in the order written
-_ALWAYS = ("id", "kind", "owner", "key", "words", "flags", "backend", "first_example", "examples", "count",
-           "first_seen", "environment", "generator", "minimized")
+_ALWAYS = ("id", "kind", "owner", "key", "key_record", "words", "flags", "backend", "first_example", "examples",
+           "count", "first_seen", "environment", "generator", "minimized")
 #: what a bucket counts over its examples (``keys.traits``, a seeded example's seed file)
 TRAITS = ("dtypes", "ranks", "seeds")
-#: marks a finding puts on its bucket (``oracles.Finding.marks``)
+#: marks a finding puts on its bucket (``finding.Finding.marks``)
 MARKS = ("layout_dependent", "order_dependent", "segment_graphs", "ancestry")
 #: marks of the example that opened the bucket: a later example's does not replace them
 FIRST_MARKS = ("ancestry",)
@@ -211,11 +218,11 @@ FIRST_MARKS = ("ancestry",)
 
 @dataclass
 class Bucket:
-    """One bucket of the findings corpus (``findings.Store``), as its ``finding.json`` records it."""
-    id: str = ""                             # ``findings.bucket_id(key)``: the directory's name
+    """One bucket of the findings corpus (``store.Store``), as its ``finding.json`` records it."""
+    id: str = ""                             # ``store.bucket_id(key)``: the directory's name
     kind: str = ""                           # failure | mismatch | order-dependent | layout-dependent | generator
     owner: str = ""                          # "fmin" or the backend's name
-    key: str = ""                            # the root cause (``keys``)
+    key: BucketKey = field(default_factory=BucketKey)   # the root cause (``judging.keys``), as a record
     words: str = ""                          # one line for people
     flags: dict = field(default_factory=dict)   # the property flags it is reduced under (``Property.from_flags``)
     backend: str = ""
@@ -260,10 +267,15 @@ class Bucket:
         known, rest = _split(d, _ALWAYS + _OPTIONAL)
         nested = {k: _NESTED[k].from_json(rest.pop(k)) for k in list(rest)
                   if k in _NESTED and isinstance(rest[k], dict)}
-        return cls(**known, **nested, schema=schema, extra=rest)
+        text, parts = known.pop("key", None), known.pop("key_record", None) or {}
+        key = BucketKey.from_json(parts)
+        if text is not None and key.text != text:   # a form this fmin does not write (a newer one's): as written
+            key = replace(key, verbatim=text)
+        return cls(**known, key=key, **nested, schema=schema, extra=rest)
 
     def to_json(self) -> dict:
-        out = {"schema": self.schema, **{k: getattr(self, k) for k in _ALWAYS}}
+        key = {"key": self.key.text, "key_record": self.key.to_json()}
+        out = {"schema": self.schema, **{k: key[k] if k in key else getattr(self, k) for k in _ALWAYS}}
         if out["generator"] is None:
             del out["generator"]
         out.update({k: getattr(self, k) for k in _OPTIONAL if getattr(self, k) is not None})
@@ -305,8 +317,16 @@ def _from_unversioned(d: dict) -> dict:
     return d
 
 
+def _from_schema_1(d: dict) -> dict:
+    """Schema 1 held the key as its text alone; schema 2 holds its parts too (``key_record``).
+    This is the one place a key's text is read back into parts (``oldkeys.key_of``: sanctioned
+    here alone, for records written before the parts were); the text stays what it was, so the
+    bucket keeps its id. ``old_keys`` stay texts: aliases a bucket answers to, not records."""
+    return {**d, "key_record": key_of(d.get("key") or "", d.get("kind") or "").to_json()}
+
+
 #: version -> the step that brings a record of that version to the next
-_MIGRATIONS = {0: _from_unversioned}
+_MIGRATIONS = {0: _from_unversioned, 1: _from_schema_1}
 
 
 def migrate(d: dict) -> dict:
@@ -355,7 +375,7 @@ def save_dir(bucket_dir: str, b: Bucket) -> None:
 
 def names() -> set[str]:
     """Every field name a record has on disk (the JSON names), nested records' included."""
-    out = {f.name for f in fields(Bucket)} - {"extra"}
+    out = ({f.name for f in fields(Bucket)} - {"extra"}) | {"key_record"}
     for cls in set(_NESTED.values()):
         out |= {f.name for f in fields(cls)} - {"extra"}
     return out

@@ -22,8 +22,9 @@ Two kinds of rules (one rule may be both):
 Shifts, integer overflow, division by zero and float-to-integer conversions out of range are
 undefined in C++ and CUDA, which nvFuser's kernels are written in; what the alias rules say about
 nvFuser is in ``aliasing``. ``grouped_mm`` evaluates ``at::_grouped_mm``, which writes nothing past
-its last offset (``ops/grouped.py``); a rule on the values of an op's parameter is also kept by
-construction where it can be (``value_params``).
+its last offset (``ops/grouped.py``); an index op's index must lie in the extent it indexes
+(``ops/indexing.py``). A rule on the values of an op's parameter is static where the program tells
+enough, and kept by construction where it can be (``value_params``).
 
 ``RULES`` (id -> statement), ``STATIC_RULES`` and ``VALUE_RULES`` are read from the registry when
 asked, so a rule registered later (a plugin's) is among them.
@@ -34,7 +35,7 @@ from .aliasing import aliased_inputs, computed_from
 from . import base
 from .base import Rule, Violation, register
 from .judge import InvalidProgram, check, enforced_for, violations
-from .value_params import input_values
+from .value_params import computed_values, input_values, misfit
 from .watch import ValueWatch
 
 
@@ -46,8 +47,12 @@ def __getattr__(name: str):
         return tuple(r.name for r in base.rules() if r.is_static)
     if name == "VALUE_RULES":
         return tuple(r.name for r in base.rules() if r.is_value)
+    if name == "VALUE_PARAM_RULES":   # the rules of the catalog's ``ValueParam``s: value rules, static too
+        from .value_params import ValueParamRule
+        return tuple(r.name for r in base.rules() if isinstance(r, ValueParamRule))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "InvalidProgram", "Rule", "Violation", "ValueWatch", "aliased_inputs",
-           "check", "computed_from", "enforced_for", "input_values", "register", "violations"]
+__all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "VALUE_PARAM_RULES", "InvalidProgram", "Rule", "Violation", "ValueWatch",
+           "aliased_inputs", "check", "computed_from", "computed_values", "enforced_for", "input_values", "misfit",
+           "register", "violations"]

@@ -62,11 +62,16 @@ def int_operand(v) -> torch.Tensor | None:
 
 def input_strides(program: Program, name: str) -> tuple[int, ...]:
     """The strides of the tensor the inputs list passes for input ``name`` (none where unknown)."""
+    a = input_arg(program, name)
+    return a.strides if isinstance(a, TensorArg) else ()
+
+
+def input_arg(program: Program, name: str):
+    """What the inputs list passes for input ``name`` (None where unknown)."""
     k = 0
     for s in program.stmts:
         if is_input_decl(s):
             if s.outs and s.outs[0] == name:
-                a = program.inputs[k] if program.inputs is not None and k < len(program.inputs) else None
-                return a.strides if isinstance(a, TensorArg) else ()
+                return program.inputs[k] if program.inputs is not None and k < len(program.inputs) else None
             k += 1
-    return ()
+    return None

@@ -11,8 +11,9 @@ candidate lowers one component and raises none before it, so ordering candidates
 ``(cosmetic_key, printed bytes, text)`` accepts each intended simplification and can never loop.
 """
 from . import constants as _constants, dims as _dims, dtypes as _dtypes, layout as _layout, order as _order
-from . import rename as _rename, shapes as _shapes
-from ..ddmin import chunks
+from . import rename as _rename
+from ...program.cuts import chunks
+from ...program.extents import elements, extent_sum
 from .base import Pass
 from .bypass import Bypass, BypassBroadcast, BypassCast
 from .constants import MergeConstants
@@ -69,7 +70,7 @@ def cosmetic_key(program, info=None) -> tuple[int, ...]:
     if info is None:
         from ...program.static import check_partial
         info = check_partial(program)
-    return (_shapes.elements(program), _shapes.extent_sum(program), _dims.rank_sum(program),
+    return (elements(program), extent_sum(program), _dims.rank_sum(program),
             _dtypes.dtype_cost(program), _layout.cost(program), _dtypes.scalar_cost(program),
             *_constants.cost(program), _order.cost(program), _rename.cost(program, info))
 

@@ -10,12 +10,11 @@ plain description of an edit.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from ...model import Program
+from ...program.cuts import Candidates
 from ...program.static import Info
 
-Candidates = Iterator[tuple[int, Program]]
+__all__ = ["Candidates", "Pass"]
 
 
 class Pass:

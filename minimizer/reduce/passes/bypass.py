@@ -14,9 +14,10 @@ from __future__ import annotations
 from ...ops import lookup
 from ...model import Ref, Stmt
 from ...program import edits
-from ..ddmin import chunks
+from ...program.cuts import chunks
+from ...program.declare import bcast_flags, is_scalar, is_tensor
+from ...program.edits import smaller
 from .base import Candidates, Pass
-from .common import bcast_flags, is_scalar, is_tensor, smaller
 
 
 def fitting(program, info, defs, i: int) -> list[str]:

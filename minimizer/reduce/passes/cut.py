@@ -1,14 +1,9 @@
 """Cuts: the program is cut at an intermediate value.
 
 ``CutAtIntermediate``: make one tensor value the fusion's only output, so that everything
-downstream of it (and every other output) dies. This is the FX minifier's "truncate suffix".
-
-Which cut first? A cut keeps the bug only if the bug lives upstream of the value, which is
-roughly monotone in the position of the value. So the first candidates bisect from the end,
-like a binary search for the earliest good cut: drop the last half of the values, then the last
-quarter, ..., then the last one. After those, every other value is tried latest-first (closest
-to the original outputs: those cuts keep the most and so most often keep the bug; they also
-reach side branches the bisection misses). Scalars and inputs are never cut at.
+downstream of it (and every other output) dies. This is the FX minifier's "truncate suffix"; its
+candidates, and the order they come in (bisecting from the end, then latest-first), are
+``program.cuts.cuts_at_intermediates``, which the seeded fuzzer's ``cut`` mutation draws from too.
 
 ``RepointOutput``: the same cut for one output while the other outputs stay: the output reads a
 value upstream of it instead, in the same order (a program with one output gets nothing here:
@@ -25,47 +20,18 @@ from __future__ import annotations
 
 from ...model import Ref, output_stmt
 from ...program import edits
-from ...program.edits import remove_stmts
+from ...program.cuts import cuts_at_intermediates, schedule, to_inputs
+from ...program.declare import is_tensor
+from ...program.edits import remove_stmts, smaller
 from .base import Candidates, Pass
-from .common import is_tensor, smaller
 from .outputs import output_values, plain_outputs, repoint
-from .to_input import to_inputs
-
-
-def schedule(m: int) -> list[int]:
-    """Indices (0..m-1) of the values to cut at, in the order tried."""
-    order: list[int] = []
-    s = m // 2
-    while s >= 1:
-        k = m - 1 - s
-        if k not in order:
-            order.append(k)
-        s //= 2
-    order += [k for k in range(m - 1, -1, -1) if k not in order]
-    return order
 
 
 class CutAtIntermediate(Pass):
     name = "cut"
 
     def candidates(self, program, info, start=0) -> Candidates:
-        values = [(i, n) for i, s in enumerate(program.stmts) if s.is_op
-                  for n in s.outs if n is not None and is_tensor(info.value(i, n))]
-        outs = program.output_indices()
-        current = [program.stmts[i].arg("output") for i in outs]
-        for pos, k in enumerate(schedule(len(values))):
-            if pos < start:
-                continue
-            i, name = values[k]
-            if current == [Ref(name)] and not _rebound_after(program, i, name, outs[0]):
-                continue  # already the only output
-            cut = remove_stmts(program, set(outs) | set(range(i + 1, len(program.stmts))))
-            out = output_stmt(Ref(name))
-            yield pos, cut.replace(stmts=cut.stmts + (out,))
-
-
-def _rebound_after(program, i: int, name: str, until: int) -> bool:
-    return any(name in s.outs for s in program.stmts[i + 1:until])
+        yield from cuts_at_intermediates(program, info, start)
 
 
 class RepointOutput(Pass):

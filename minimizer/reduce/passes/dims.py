@@ -36,7 +36,8 @@ from ...program import edits
 from ...program.edits import input_arg, replace_input
 from ...program.interpret import _alloc_dims
 from .base import Candidates, Pass
-from .common import input_decls, tensor_arg
+from ...program.declare import tensor_arg
+from .common import input_decls
 
 
 def rank_sum(program: Program) -> int:

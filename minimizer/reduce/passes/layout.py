@@ -10,7 +10,8 @@ from __future__ import annotations
 from ...program.interpret import _alloc_dims
 from .base import Candidates, Pass
 from ...model import TensorArg
-from .common import input_decls, plain_strides, tensor_arg
+from ...program.declare import plain_strides, tensor_arg
+from .common import input_decls
 from ...program.edits import input_arg, replace_input
 
 

@@ -1,7 +1,8 @@
 """Moves at the outputs.
 
 ``DropOutputs``: the coarsest cut. Whole groups of ``add_output`` lines go first (halves,
-quarters, ...), then single ones; what they alone kept alive dies with them.
+quarters, ...), then single ones; what they alone kept alive dies with them
+(``program.cuts.dropped_outputs``, which the seeded fuzzer's ``cut`` mutation draws from too).
 
 ``OutputToOperand``: an output reads one of its producer's operands instead (``fd.add_output(T17)``
 with ``T17 = cast(T16)`` becomes ``fd.add_output(T16)``), so the producer dies if nothing else
@@ -14,23 +15,17 @@ from __future__ import annotations
 
 from ...model import Ref, Stmt
 from ...program import edits
-from ...program.edits import remove_stmts
-from ..ddmin import chunks
+from ...program.cuts import dropped_outputs
+from ...program.declare import is_tensor
+from ...program.edits import smaller
 from .base import Candidates, Pass
-from .common import is_tensor, smaller
 
 
 class DropOutputs(Pass):
     name = "drop-outputs"
 
     def candidates(self, program, info, start=0) -> Candidates:
-        outs = program.output_indices()
-        if len(outs) < 2:
-            return
-        for pos, (off, n) in enumerate(chunks(len(outs))):
-            if pos < start or n == len(outs):
-                continue
-            yield pos, remove_stmts(program, set(outs[off:off + n]))
+        yield from dropped_outputs(program, info, start)
 
 
 # ---- outputs as values: helpers shared with the cut passes ----

@@ -10,7 +10,7 @@ import dataclasses
 
 from ...model import LEGACY, map_refs
 from .base import Candidates, Pass
-from .common import kind_of, prefix
+from ...program.declare import kind_of, prefix
 
 
 def canonical_names(program, info) -> list[tuple[str | None, ...]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable
 
@@ -20,25 +20,7 @@ from ....oracle.outcome import Outcome
 from ....oracle.pool import Pools
 from ....oracle.triage import judgeable
 from .... import phases
-
-
-@dataclass
-class Finding:
-    kind: str                    # the bucket's: failure | mismatch | order-dependent | layout-dependent
-    owner: str                   # "fmin" or the backend's name
-    key: str                     # bucket: the same key is the same bug (``keys``)
-    words: str                   # one line for people
-    flags: dict = field(default_factory=dict)   # reduce property flags (empty: the default property)
-    outcome: Outcome | None = None
-    found_as: str = ""           # what the oracle found (``layout-dependent`` for a failing relayout); kind if ""
-    marks: dict = field(default_factory=dict)   # bucket marks: {"layout_dependent": True} (its failure needs
-    #                                             another layout than the generated program's)
-    text: str | None = None      # the program that shows it, when not the judged one (a failing variant)
-    traits: dict = field(default_factory=dict)  # ``keys.traits`` of that program: input dtypes and ranks
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "owner": self.owner, "key": self.key, "words": self.words, "flags": self.flags,
-                **self.marks}
+from ...store.finding import Finding
 
 
 @dataclass
