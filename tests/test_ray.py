@@ -61,7 +61,7 @@ def _record(corpus) -> list[str]:
 
 
 def _buckets(corpus) -> dict:
-    return {b.key: (b.first_example, sorted(b.examples), b.count) for b in Store(str(corpus)).buckets()}
+    return {str(b.key): (b.first_example, sorted(b.examples), b.count) for b in Store(str(corpus)).buckets()}
 
 
 def test_campaign_on_ray_finds_what_one_process_finds_and_reduces_on_an_actor(cluster, tmp_path):

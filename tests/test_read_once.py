@@ -10,6 +10,7 @@ from conftest import ROOT
 from minimizer.backends import get
 from minimizer.fuzz.campaign.local import reduce_bucket
 from minimizer.fuzz.campaign.options import CampaignOptions
+from minimizer.fuzz.store.key import BucketKey
 from minimizer.fuzz.store.record import Bucket
 from minimizer.oracle.context import RunContext
 from minimizer.program import printer, reader, static
@@ -67,7 +68,7 @@ def test_a_fuzz_buckets_reduction_reads_translates_and_checks_its_original_once(
     with open(LEGACY, encoding="utf-8") as f:
         original_text = f.read()
     # the bucket's property: a shell test that keeps any program with a `max` (no worker needed)
-    meta = Bucket(kind="failure", key="k", flags={"test": "grep -q 'fd.ops.max' $1"})
+    meta = Bucket(kind="failure", key=BucketKey(verbatim="k"), flags={"test": "grep -q 'fd.ops.max' $1"})
     opt = CampaignOptions(ctx=RunContext(backend="reference", device="cpu", quiet=True, timeout=120),
                           minimize_seconds=120)
     result = reduce_bucket(str(bucket / "original.py"), str(bucket), meta, None, opt, pool=None, ref=None)
