@@ -29,7 +29,8 @@ _NOT_INHERITED = ("PYTEST_CURRENT_TEST",)
 def _kind(worker: Worker) -> tuple:
     env = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
     env.update(worker.env or {})
-    return worker.backend, worker.device, tuple(sorted(env.items()))
+    # the command too: a test that puts a stand-in program there (``Worker.command``) gets its own processes
+    return worker.backend, worker.device, tuple(worker.command(0)), tuple(sorted(env.items()))
 
 
 class WarmWorkers:
@@ -81,6 +82,8 @@ class WarmWorkers:
     def _give(self, worker: Worker) -> bool:
         kind = getattr(worker, "_warm_kind", None)
         if kind is None or worker.proc is None or worker.proc.poll() is not None:
+            return False
+        if getattr(worker, "_user", None) is not None:   # running a request: the close kills it (WorkerClosed)
             return False
         evicted = []
         with self._lock:
