@@ -281,8 +281,9 @@ def _add_fuzz(sub) -> None:
                    help="with --seeds: a mutant whose run shows a compiler decision no earlier program showed "
                         "(another scheduler, merge-rejection reason, segment count) joins a queue that later "
                         "programs are mutated from (docs/fuzz.md 'Feedback')")
-    z.add_argument("--oracles", default=",".join(("failure", "differential", "order", "layout")),
-                   help="comma-separated subset of failure,differential,order,layout")
+    from .fuzz.judging.oracles import names as oracle_names
+    z.add_argument("--oracles", default=",".join(oracle_names()),
+                   help=f"comma-separated subset of {','.join(oracle_names())}")
     z.add_argument("--no-minimize", action="store_true", help="store new findings without reducing them")
     z.add_argument("--minimize-time", type=POSITIVE_SECONDS, default=300.0, metavar="S",
                    help="seconds of reduction per new finding (default 300)")
@@ -607,18 +608,23 @@ def _shard(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def selected_oracles(text: str) -> tuple[str, ...]:
+    """``--oracles``: the registered fuzz oracles it names (UsageError for another name)."""
+    from .fuzz.judging.oracles import names
+    oracles = tuple(o.strip() for o in text.split(",") if o.strip())
+    if not oracles or any(o not in names() for o in oracles):
+        raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(names())}, got {text!r}")
+    return oracles
+
+
 def cmd_fuzz(args) -> int:
     from .fuzz.campaign.options import CampaignOptions, default_frontend
     from .fuzz.campaign.run import Interrupted, run_campaign
     from .fuzz.campaign.summary import summary_lines
-    from .fuzz.judging.oracles import ORACLES
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
         raise UsageError("fuzz: --max-memory is for check, reduce and isolate: a campaign draws its programs as it "
                          "runs, so there is no script to plan memory for; lower --jobs instead")
-    oracles = tuple(o.strip() for o in args.oracles.split(",") if o.strip())
-    bad = [o for o in oracles if o not in ORACLES]
-    if bad or not oracles:
-        raise UsageError(f"--oracles: expected a comma-separated subset of {','.join(ORACLES)}, got {args.oracles!r}")
+    oracles = selected_oracles(args.oracles)
     given_corpus = args.corpus is not None
     args.corpus = args.corpus or DEFAULT_CORPUS
     if not args.replay:   # where it writes, before anything runs

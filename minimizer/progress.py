@@ -29,11 +29,11 @@ class ProgressLine:
         sys.stderr.flush()
 
     def starting(self, backend, device: str, jobs: int, what: str = "") -> None:
-        """The start-up line. ``backend`` is the ``Backend`` (its ``name`` and ``warm_up``, what
+        """The start-up line. ``backend`` is the ``Backend`` (its facts' ``name`` and ``warm_up``, what
         its worker's first run costs; this leaf module takes it as given and imports nothing
         of fmin)."""
-        self.note(f"fmin: starting {jobs} {backend.name} worker{'s' if jobs != 1 else ''} on {device}"
-                  + (f" {what}" if what else "") + (f" ({backend.warm_up})" if backend.warm_up else ""))
+        self.note(f"fmin: starting {jobs} {backend.facts.name} worker{'s' if jobs != 1 else ''} on {device}"
+                  + (f" {what}" if what else "") + (f" ({backend.facts.warm_up})" if backend.facts.warm_up else ""))
 
     def show(self, line: str, final: bool = False) -> None:
         if self.quiet:

@@ -98,7 +98,7 @@ def build(*, script: str, sizes_before: tuple[int, int, int], sizes_after: tuple
     once: ``mismatch`` and ``property_reason`` come with a re-verified result, ``upgraded`` says
     why a translation was reduced instead of the script as written; ``bytes_after``: the
     reduced program's size without the header a confirmed result gets; ``backend_title`` is how
-    sentences name the backend (its ``Backend.title``: "nvFuser"). ``oracle_calls`` counts every
+    sentences name the backend (its ``Facts.title``: "nvFuser"). ``oracle_calls`` counts every
     run of a resumed reduction, ``calls_before_resume`` those before its last resume. ``see``:
     how to see the result where ``python repro.min.py`` cannot (``Backend.see_command``)."""
     (ob, ib, xb), (oa, ia, xa) = sizes_before, sizes_after

@@ -14,7 +14,7 @@ set (``ru_maxrss``) of
 * ``empty``: a fresh worker running the script on a tiny input (the worker's own footprint).
 
 and prints them next to ``program.memory``'s estimate of the run (which the estimate adds to a
-worker's footprint, the reference backend's ``Backend.worker_bytes``). Timing is not measured.
+worker's footprint, the reference backend's ``Facts.worker_bytes``). Timing is not measured.
 """
 from __future__ import annotations
 
@@ -48,8 +48,8 @@ sys.path.insert(0, {root!r})
 import minimizer.program.interpret as interpret
 interpret.FREE_DEAD_VALUES = {free}
 from minimizer.backends import RunOptions
-from minimizer.backends.reference import Reference
-r = Reference().run_script(sys.stdin.read(), "bench.py", "cpu", RunOptions(), None)
+from minimizer.backends import runner_for
+r = runner_for("reference").run_script(sys.stdin.read(), "bench.py", "cpu", RunOptions(), None)
 print(json.dumps({{"status": r["status"], "max_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}}))
 """
 
@@ -87,10 +87,10 @@ def main() -> int:
     rows_out = [("empty (worker footprint)", empty, None),
                 ("keep every intermediate", in_process(text, False), None),
                 ("free after last use", in_process(text, True), None),
-                ("worker (as fmin runs it)", in_worker(text), est.peak + get("reference").worker_bytes)]
+                ("worker (as fmin runs it)", in_worker(text), est.peak + get("reference").facts.worker_bytes)]
     mib = 1 << 20
     print(f"input {rows}x{cols} float32 = {rows * cols * 4 / mib:.0f} MiB, {a.ops} chained elementwise ops; "
-          f"estimated run peak {est.peak / mib:.0f} MiB (+ {get('reference').worker_bytes / mib:.0f} MiB worker)")
+          f"estimated run peak {est.peak / mib:.0f} MiB (+ {get('reference').facts.worker_bytes / mib:.0f} MiB worker)")
     print("| run | peak RSS (MiB) | above empty worker (MiB) | fmin's estimate incl. worker (MiB) |")
     print("|---|---:|---:|---:|")
     for name, rss, e in rows_out:

@@ -94,8 +94,9 @@ def bench_fresh(backend: str, device: str, n_ops: int, n: int) -> dict:
                 cmd = [sys.executable, path]
             else:
                 cmd = [sys.executable, "-c",
-                       "import sys; from minimizer.backends import get; b = get(sys.argv[1]); b.warm(sys.argv[2]);"
-                       "r = b.run_script(open(sys.argv[3]).read(), sys.argv[3], device=sys.argv[2]);"
+                       "import sys; from minimizer.backends import RunOptions, runner_for; b = runner_for(sys.argv[1]);"
+                       "b.warm(sys.argv[2]); r = b.run_script(open(sys.argv[3]).read(), sys.argv[3], sys.argv[2],"
+                       " RunOptions(), None);"
                        "sys.exit(0 if r['status'] == 'ok' else 1)", backend, device, path]
             t0 = time.perf_counter()
             r = subprocess.run(cmd, env=env, capture_output=True, text=True)

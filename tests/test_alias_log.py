@@ -10,7 +10,7 @@ import os
 import torch
 
 from conftest import ROOT
-from minimizer.backends import get
+from minimizer.backends import runner_for
 from minimizer.oracle.compare import judge
 from minimizer.segments import SegmentGraph
 
@@ -30,7 +30,7 @@ def test_the_log_shows_the_wrong_writes():
     text = open(LOG).read()
     assert "VIEW_WRONG" in text and "BUFFER_WRONG" in text
     result = {"status": "ok"}
-    get("nvfuser").analyze_log(result, text)
+    runner_for("nvfuser").analyze_log(result, text)
     g = SegmentGraph.from_json(result["graph"])
     assert [s.scheduler for s in g.segments] == ["reduction"] and g.kernels == 1
 

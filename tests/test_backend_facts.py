@@ -22,9 +22,9 @@ def test_no_module_outside_the_backends_branches_on_a_backend_name():
 
 def test_each_backend_says_how_its_attachment_runs_and_reads():
     nvf, ind, ref = get("nvfuser"), get("inductor"), get("reference")
-    assert not nvf.standalone_needs_fmin and ind.standalone_needs_fmin and ref.standalone_needs_fmin
-    assert nvf.debug_env == {"NVFUSER_DUMP"} and not ind.debug_env
-    assert ind.translation_only is not None and ind.translation_only.eager and nvf.translation_only is None
+    assert not nvf.facts.standalone_needs_fmin and ind.facts.standalone_needs_fmin and ref.facts.standalone_needs_fmin
+    assert nvf.facts.debug_env == {"NVFUSER_DUMP"} and not ind.facts.debug_env
+    assert ind.facts.translation_only is not None and ind.facts.translation_only.eager and nvf.facts.translation_only is None
     argv, why = ref.standalone_command("x = 1\n", "cpu", ["a.b=1"])
     assert argv[1:] == ["-m", "minimizer.backends.launch", "reference", "cpu", "repro.min.py", "a.b=1"] and why == ""
     assert ref.standalone_outcome('noise\nfmin-launch: {"status": "ok", "segments": 2}\n', 0) == \
@@ -33,3 +33,43 @@ def test_each_backend_says_how_its_attachment_runs_and_reads():
     assert nvf.standalone_outcome("", 1) is None and nvf.standalone_outcome("", 0) == {"status": "ok"}
     assert nvf.classify_error(RuntimeError("x"))["signature"] == "nvfuser other: RuntimeError: x"
     assert ref.classify_error(RuntimeError("x"))["signature"] == "RuntimeError: x"
+
+
+# ---------------------------------------------------------------- the three parts of a backend
+RUNNER_METHODS = {"warm", "run_script", "analyze_log", "decision_features", "poisoned"}
+POLICY_METHODS = {"by_design", "expected_segmentation"}
+
+
+def _members(cls) -> set[str]:
+    return {n for n in dir(cls) if not n.startswith("_")}
+
+
+def test_a_backend_is_a_runner_facts_and_a_policy_each_its_own_object():
+    """What a worker calls lives on the ``Runner`` only, what the bug list reads on the ``Policy``
+    only, and the facts are frozen: the object that runs scripts carries no policy, and the fmin
+    side runs nothing."""
+    import dataclasses
+
+    import pytest
+    from minimizer.backends import Backend, Facts, Policy, Runner, policy_of, runner_for
+    assert _members(Runner) == RUNNER_METHODS and _members(Policy) == POLICY_METHODS
+    for name in names():
+        b, r, p = get(name), runner_for(name), policy_of(name)
+        assert isinstance(r, Runner) and isinstance(p, Policy) and isinstance(b.facts, Facts)
+        assert b.facts.name == name and r.facts is b.facts
+        assert not _members(type(b)) & (RUNNER_METHODS | POLICY_METHODS), name
+        assert not _members(type(r)) & (POLICY_METHODS | {"available", "standalone_command", "rootcause"}), name
+        assert _members(type(p)) == POLICY_METHODS, name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            b.facts.worker_bytes = 1
+    assert runner_for("reference") is not runner_for("reference")   # each worker warms its own
+    assert not _members(Backend) & (RUNNER_METHODS | POLICY_METHODS)
+
+
+def test_the_registry_refuses_a_backend_without_facts_or_with_a_runner_that_is_none():
+    import pytest
+    from minimizer.backends import Backend, Facts, register
+    with pytest.raises(ValueError, match="declares no Facts"):
+        register(type("NoFacts", (Backend,), {}))
+    with pytest.raises(ValueError, match="runner no Runner"):
+        register(type("BadRunner", (Backend,), {"facts": Facts("bad-runner"), "runner": object}))

@@ -87,12 +87,12 @@ def test_a_reshape_that_copies_in_the_other_layout_is_by_design():
 
 
 def test_nvfusers_transpose_scheduler_is_expected_and_other_splits_are_not():
-    from minimizer.backends import get
-    nvf = get("nvfuser")
+    from minimizer.backends import policy_of
+    nvf = policy_of("nvfuser")
     assert "transpose scheduler" in nvf.expected_segmentation(frozenset({"add"}), frozenset({"transpose", "pointwise"}))
     assert nvf.expected_segmentation(frozenset({"add"}), frozenset({"reduction", "pointwise"})) is None
     assert nvf.expected_segmentation(frozenset({"reshape", "sum"}), frozenset({"pointwise"})) is None
-    assert get("inductor").expected_segmentation(frozenset({"add"}), frozenset({"transpose"})) is None
+    assert policy_of("inductor").expected_segmentation(frozenset({"add"}), frozenset({"transpose"})) is None
 
 
 def test_inductors_float32_intermediates_are_by_design_on_inductor_only():

@@ -154,8 +154,8 @@ def test_a_frontend_that_is_not_installed_is_not_an_error():
     """On nvFuser 0.2.36 the legacy module is absent by design: the environment record says it
     is not installed, not ``nvfuser_error: No module named 'nvfuser'``."""
     import importlib.util
-    from minimizer.backends import get
-    env = get("nvfuser").warm("cpu")
+    from minimizer.backends import runner_for
+    env = runner_for("nvfuser").warm("cpu")
     absent = [m for m in ("nvfuser_direct", "nvfuser") if importlib.util.find_spec(m) is None]
     if not absent:
         pytest.skip("every nvFuser frontend is installed here")

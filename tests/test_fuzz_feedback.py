@@ -1,4 +1,4 @@
-"""Decision features and feedback (``backends/decisions.py``, ``Backend.decision_features``,
+"""Decision features and feedback (``backends/decisions.py``, ``Runner.decision_features``,
 ``fuzz/feedback.py``, ``fuzz/seedqueue.py``, ``fmin fuzz --seeds ... --feedback``): the features
 read from real nvFuser logs, the queue growing on novelty in a CPU campaign, a queue-derived
 program replaying from its id, and the coverage counts in every campaign's summary."""
@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from minimizer.backends import decisions, get
+from minimizer.backends import decisions, get, runner_for
 from minimizer.fuzz.sources import feedback, seeded, seedqueue
 from minimizer.oracle.context import RunContext
 from minimizer.oracle.outcome import Outcome
@@ -24,7 +24,7 @@ SMALL = tuple(os.path.join(ROOT, "corpus", n) for n in ("direct_rmsnorm_fwd.py",
 
 
 def _nvfuser_features(name: str) -> list[str]:
-    nvf = get("nvfuser")
+    nvf = runner_for("nvfuser")
     with open(os.path.join(SEGLOG, name), encoding="utf-8", errors="replace") as f:
         log = f.read()
     result = {"status": "ok"}
@@ -65,7 +65,7 @@ def test_a_failed_run_is_its_error_class_not_its_message():
     for p in sorted(glob.glob(os.path.join(CAMPAIGN, "*", "outcome.json"))):
         with open(p, encoding="utf-8") as f:
             o = json.load(f)
-        feats = get("nvfuser").decision_features(o, "")
+        feats = runner_for("nvfuser").decision_features(o, "")
         errs = [x for x in feats if x.startswith("error:")]
         assert len(errs) == (o["status"] != "ok"), (p, feats)
         classes |= set(errs)
@@ -88,8 +88,8 @@ def test_coverage_reports_what_is_new():
 
 def test_inductor_decisions_add_its_extern_kernels():
     r = {"status": "ok", "segments": 2, "schedulers": ["pointwise", "reduction"], "environment": {"extern_kernels": 1}}
-    assert "extern:1" in get("inductor").decision_features(r, "")
-    assert get("reference").decision_features({"status": "ok", "outputs": [{"shape": [2, 3], "dtype": "float32"}]},
+    assert "extern:1" in runner_for("inductor").decision_features(r, "")
+    assert runner_for("reference").decision_features({"status": "ok", "outputs": [{"shape": [2, 3], "dtype": "float32"}]},
                                               "") == ["out:float32:r2", "status:ok"]
 
 

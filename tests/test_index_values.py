@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from conftest import ROOT
 from minimizer.backends import RunOptions
-from minimizer.backends.reference import Reference
+from minimizer.backends import runner_for
 from minimizer.backends.runner import generic_classify, run_with_modules
 from minimizer.fuzz.sources import mutate, seeded
 from minimizer.model import DType, TensorArg, is_input_decl
@@ -77,7 +77,7 @@ def _inputs(text: str) -> list:
 
 
 def _reference(text: str) -> dict:
-    return Reference().run_script(text, "<t>", "cpu", RunOptions(seed=0))
+    return runner_for("reference").run_script(text, "<t>", "cpu", RunOptions(seed=0))
 
 
 def _broken(text: str) -> list[str]:

@@ -7,9 +7,10 @@ import re
 import pytest
 
 from conftest import ROOT
-from minimizer.backends import get, nvfuser
+from minimizer.backends import get, nvfuser, runner_for
 
 NVF = get("nvfuser")
+NVF_RUNNER = runner_for("nvfuser")
 
 LOGS = os.path.join(ROOT, "tests", "data", "nvfuser", "logs-0.2.36")
 
@@ -26,7 +27,7 @@ def _log(name):
 ])
 def test_segments_reach_the_outcome(name, segments, schedulers):
     result = {"status": "ok"}
-    NVF.analyze_log(result, _log(name))
+    NVF_RUNNER.analyze_log(result, _log(name))
     assert result["segments"] == segments and result["schedulers"] == schedulers
 
 

@@ -20,7 +20,7 @@ from minimizer.program import parse
 # kernel: a softmax-like fusion then has kernel boundaries, which the default property keeps.
 TOY_BACKEND = '''
 """A toy backend: the reference semantics, each reduction a kernel of its own."""
-from minimizer.backends import Backend, register
+from minimizer.backends import Backend, Facts, Runner, register
 from minimizer.backends.reference import classify, modules
 from minimizer.backends.runner import run_with_modules
 from minimizer.frontend.fusion_definition import reference_executor
@@ -56,18 +56,10 @@ def graph(stmts):
                         tuple(Edge(p, c, t) for p, c, t in sorted(edges)))
 
 
-@register
-class Toy(Backend):
-    name = "toy"
-    summary = "the reference, each reduction a kernel of its own (a test's plugin)"
-    display_name = "Toy"
-    fuses = False
-    worker_bytes = 400 << 20
-    warm_up = "toy warm-up note"
-
+class ToyRunner(Runner):
     def warm(self, device):
         self._modules = modules(_executor)
-        return {"backend": self.name, "device": device}
+        return {"backend": self.facts.name, "device": device}
 
     def run_script(self, text, path, device, options, values_path=None):
         classes = {m.FusionDefinition for m in self._modules.values()}
@@ -77,6 +69,13 @@ class Toy(Backend):
             g = graph(_last["stmts"])
             result.update(graph=g.to_json(), segments=len(g.segments), schedulers=[s.scheduler for s in g.segments])
         return result
+
+
+@register
+class Toy(Backend):
+    facts = Facts("toy", summary="the reference, each reduction a kernel of its own (a test's plugin)",
+                  display_name="Toy", fuses=False, worker_bytes=400 << 20, warm_up="toy warm-up note")
+    runner = ToyRunner
 '''
 
 # A check whose judgement needs the fp64 reference: the memory plan must count that run.
@@ -257,16 +256,16 @@ def test_every_backend_states_its_facts():
     from minimizer import backends
     for name in backends.names():
         b = backends.get(name)
-        assert b.summary and b.title and b.worker_bytes > 0, name
+        assert b.facts.summary and b.facts.title and b.facts.worker_bytes > 0, name
     assert backends.auto_order() == ("nvfuser", "inductor", "reference")
-    assert backends.get("nvfuser").title == "nvFuser" and backends.get("reference").title == "the reference"
+    assert backends.get("nvfuser").facts.title == "nvFuser" and backends.get("reference").facts.title == "the reference"
 
 
 def test_auto_takes_the_first_backend_this_machine_can_run(monkeypatch):
     from minimizer import backends
     can = {"nvfuser": False, "inductor": True, "reference": True}
     for name in can:
-        monkeypatch.setattr(type(backends.get(name)), "available", lambda self, device=None: can[self.name])
+        monkeypatch.setattr(type(backends.get(name)), "available", lambda self, device=None: can[self.facts.name])
     assert backends.resolve("auto", "cpu") == "inductor"
     can["inductor"] = False
     assert backends.resolve("auto", "cpu") == "reference"

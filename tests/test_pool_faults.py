@@ -19,7 +19,7 @@ import threading
 
 import pytest
 
-from minimizer.backends import Backend, base as backends, worker
+from minimizer.backends import Runner, base as backends, worker
 from minimizer.fuzz.judging import oracles
 from minimizer.oracle.pool import Pool, Request, Worker, WorkerClosed
 from minimizer.oracle.triage import ENVIRONMENT, category, judgeable
@@ -95,9 +95,11 @@ def test_a_crash_is_the_programs_once_a_fresh_worker_repeats_it(stand_in, tmp_pa
         assert runs.read_text().count("ran") == 3
 
 
-class _Sticky(Backend):
+class _Sticky(Runner):
     """Every run fails and leaves the process unusable (what ``poisoned`` says of a sticky CUDA error)."""
-    name = "sticky"
+
+    def __init__(self):
+        super().__init__(None)
 
     def warm(self, device):
         return {}
@@ -116,7 +118,7 @@ def test_the_real_worker_says_retire_and_serves_nothing_more(monkeypatch, tmp_pa
     r, w = os.pipe()
     reqs = [{"id": k, "script": "x", "capture": str(tmp_path / f"c{k}.log")} for k in (1, 2)]
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(json.dumps(q) + "\n" for q in reqs)))
-    monkeypatch.setattr(backends, "get", lambda name: _Sticky())
+    monkeypatch.setattr(backends, "runner_for", lambda name: _Sticky())
     try:
         assert worker.main(["worker", str(w), "sticky", "cpu"]) == 3
         lines = os.read(r, 1 << 20).decode().splitlines()

@@ -6,7 +6,7 @@ these tests check what each op is handed and where results land."""
 import torch
 
 from minimizer.backends import RunOptions
-from minimizer.backends.reference import Reference
+from minimizer.backends import runner_for
 from minimizer.frontend.fusion_definition import RUN_DEVICE, fusion_device, make_module
 from minimizer.model import DIRECT
 from minimizer.ops import Ctx
@@ -90,7 +90,7 @@ out = fd.execute([1.5])
 def test_a_fusion_without_tensor_inputs_runs_on_the_run_device():
     """The reference backend's worker on ``meta``: creation ops of a fusion whose only input is a
     Python scalar put their results there, as nvFuser puts them on its GPU."""
-    r = Reference().run_script(NO_TENSOR_INPUT, "<no-tensor-input>", "meta", RunOptions())
+    r = runner_for("reference").run_script(NO_TENSOR_INPUT, "<no-tensor-input>", "meta", RunOptions())
     assert r["status"] == "ok", r.get("message")
     assert [o["device"] for o in r["outputs"]] == ["meta", "meta"]
     assert RUN_DEVICE.get() is None    # the run's device does not outlive the run

@@ -39,7 +39,7 @@ def segmented() -> dict:
     d = report.build(script="m.py", sizes_before=(12, 3, 2), sizes_after=(4, 1, 1), bytes_before=2400,
                      minimal_script=SCRIPT, prop="status ok and one connected fusion and a kernel boundary "
                                                  "reduction → pointwise", backend="nvfuser",
-                     backend_title=backends.get("nvfuser").title, oracle_calls=41,
+                     backend_title=backends.get("nvfuser").facts.title, oracle_calls=41,
                      cache_hits=7, seconds=12.34, interrupted=False, passes=[
                          {"pass": "drop-outputs", "proposed": 3, "invalid": 0, "cached": 0, "tested": 3,
                           "accepted": 1, "seconds": 2.0}], also_interesting=[], replays={"original": "3/3",

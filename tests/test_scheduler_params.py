@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from minimizer.backends import decisions, get
+from minimizer.backends import decisions, get, runner_for
 from minimizer.backends.nvfuser import DEFAULT_ENV
 from minimizer.backends.nvfuser_log import (KernelParams, param_features, parse_error, rejected_merges,
                                             scheduler_params, segment_graph_from_dump, segments_from_dump)
@@ -98,7 +98,7 @@ def test_pow2_buckets():
 
 def test_the_backend_turns_the_dump_on_and_adds_the_features():
     assert "scheduler_params" in DEFAULT_ENV["NVFUSER_DUMP"].split(",")
-    nvf = get("nvfuser")
+    nvf = runner_for("nvfuser")
     text = log("m")
     result = {"status": "ok"}
     nvf.analyze_log(result, text)
@@ -119,10 +119,10 @@ WITHOUT = {"m": "m.both", "segment_set": "segment_set.all", "softmax": "softmax.
 def test_the_parameters_confuse_nothing_else_read_from_the_same_output(name):
     """Segments, the segment graph with its boundary reasons, the segmenter's rejected merges and
     every feature but the parameters read the same with and without the dump."""
-    nvf = get("nvfuser")
+    nvf = runner_for("nvfuser")
     with_params, without = log(name), read(os.path.join(SEGLOG, WITHOUT[name]))
     assert segments_from_dump(with_params) == segments_from_dump(without)
-    assert segment_graph_from_dump(with_params, nvf.non_kernel) == segment_graph_from_dump(without, nvf.non_kernel)
+    assert segment_graph_from_dump(with_params, nvf.facts.non_kernel) == segment_graph_from_dump(without, nvf.facts.non_kernel)
     assert rejected_merges(with_params) == rejected_merges(without)
     a, b = {"status": "ok"}, {"status": "ok"}
     nvf.analyze_log(a, with_params)

@@ -348,8 +348,8 @@ def test_reduce_keeps_the_form(cli, name):
     if name == "cuda1.py":
         assert all(a.device_index == 1 for a in p.inputs) and "cuda:1" in text
     # and it runs on the reference backend (the worker's code, called here)
-    from minimizer.backends import RunOptions, get
-    result = get("reference").run_script(text, path, "cpu", RunOptions(), None)
+    from minimizer.backends import RunOptions, runner_for
+    result = runner_for("reference").run_script(text, path, "cpu", RunOptions(), None)
     assert result["status"] == "ok", result
 
 

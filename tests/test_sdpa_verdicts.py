@@ -215,19 +215,22 @@ def test_narrow_p_rounds_the_backwards_p_and_ds_to_the_query_dtype():
 FLASH_ROUND_BACKEND = '''
 """The reference, its flash attention rounding P and dS to the input dtype as ATen's flash
 kernels do: a legitimate implementation that differs from eager (a test's plugin)."""
+from dataclasses import replace
+
 from minimizer.backends import register
-from minimizer.backends.reference import Reference
+from minimizer.backends.reference import Reference, ReferenceRunner
+
+
+class FlashRoundRunner(ReferenceRunner):
+    def run_script(self, text, path, device, options, values_path=None):
+        return super().run_script(text, path, device, options.replace(narrow_attention=True), values_path)
 
 
 @register
 class FlashRound(Reference):
-    name = "flashround"
-    summary = "the reference, P and dS of flash attention rounded to the input dtype (a test's plugin)"
-    display_name = "FlashRound"
-    auto_rank = None
-
-    def run_script(self, text, path, device, options, values_path=None):
-        return super().run_script(text, path, device, options.replace(narrow_attention=True), values_path)
+    facts = replace(Reference.facts, name="flashround", display_name="FlashRound", auto_rank=None,
+                    summary="the reference, P and dS of flash attention rounded to the input dtype (a test's plugin)")
+    runner = FlashRoundRunner
 '''
 
 

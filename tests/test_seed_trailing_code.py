@@ -6,7 +6,7 @@ the property."""
 import textwrap
 
 from minimizer.backends import RunOptions
-from minimizer.backends.reference import Reference
+from minimizer.backends import runner_for
 from minimizer.fuzz.sources import seeded
 from minimizer.program import parse, to_source
 from minimizer.program.reader import ending_at_execute
@@ -49,7 +49,7 @@ def test_mutants_of_a_seed_with_an_assert_after_execute_leave_it_out_and_run(tmp
     reshaped = [(e, t) for e, t in zip(examples, texts) if e.program.inputs[0].shape != (4, 8)]
     assert reshaped, "no draw changed the input's shape"
     e, text = reshaped[0]
-    r = Reference().run_script(text, str(tmp_path / "mutant.py"), "cpu", RunOptions(standalone=True))
+    r = runner_for("reference").run_script(text, str(tmp_path / "mutant.py"), "cpu", RunOptions(standalone=True))
     assert r["status"] == "ok", (e.mutations, r.get("message"))
     seeded._CACHE.clear()
 

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from conftest import ROOT
-from minimizer.backends import get
+from minimizer.backends import get, runner_for
 from minimizer.backends.nvfuser_log import rejected_merges, segment_graph_from_dump, short_expr
 from minimizer.oracle import Outcome, run_script
 from minimizer.oracle.checks.boundary import BoundaryKept
@@ -17,14 +17,14 @@ from minimizer.program.static import check, degenerate_features
 from minimizer.segments import SegmentGraph
 
 LOGS = os.path.join(ROOT, "tests", "data", "nvfuser")
-NON_KERNEL = get("nvfuser").non_kernel
+NON_KERNEL = get("nvfuser").facts.non_kernel
 
 
 def graph_of(rel: str) -> SegmentGraph:
     with open(os.path.join(LOGS, rel)) as f:
         text = f.read()
     result = {"status": "ok"}
-    get("nvfuser").analyze_log(result, text)
+    runner_for("nvfuser").analyze_log(result, text)
     return SegmentGraph.from_json(result["graph"])
 
 

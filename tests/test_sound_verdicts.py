@@ -311,20 +311,23 @@ def test_an_element_is_excused_only_within_reach_of_a_legitimate_result():
 HALF_SCAN_BACKEND = '''
 """The reference, its half scans accumulating in half as nvFuser's scan kernel does: a legitimate
 implementation that differs from eager (a test's plugin)."""
+from dataclasses import replace
+
 from minimizer.backends import register
-from minimizer.backends.reference import Reference, modules
+from minimizer.backends.reference import Reference, ReferenceRunner, modules
 from minimizer.frontend.fusion_definition import reference_executor
+
+
+class HalfScanRunner(ReferenceRunner):
+    def run_script(self, text, path, device, options, values_path=None):
+        return super().run_script(text, path, device, options.replace(narrow_scans=True), values_path)
 
 
 @register
 class HalfScan(Reference):
-    name = "halfscan"
-    summary = "the reference, its half scans accumulating in half (a test's plugin)"
-    display_name = "HalfScan"
-    auto_rank = None
-
-    def run_script(self, text, path, device, options, values_path=None):
-        return super().run_script(text, path, device, options.replace(narrow_scans=True), values_path)
+    facts = replace(Reference.facts, name="halfscan", display_name="HalfScan", auto_rank=None,
+                    summary="the reference, its half scans accumulating in half (a test's plugin)")
+    runner = HalfScanRunner
 
 
 def _off_by_four(stmts, inputs, frontend, device):
@@ -333,16 +336,18 @@ def _off_by_four(stmts, inputs, frontend, device):
     return outs
 
 
-@register
-class BadScan(HalfScan):
-    name = "badscan"
-    summary = "HalfScan, the first element of its first output 4 off (a test's plugin)"
-    display_name = "BadScan"
-
+class BadScanRunner(HalfScanRunner):
     def warm(self, device):
         info = super().warm(device)
         self._modules = modules(_off_by_four)
         return info
+
+
+@register
+class BadScan(HalfScan):
+    facts = replace(HalfScan.facts, name="badscan", display_name="BadScan",
+                    summary="HalfScan, the first element of its first output 4 off (a test's plugin)")
+    runner = BadScanRunner
 '''
 
 # 80261ddfdeb1's fusion, its cumprod also written into an aliased input

@@ -1,4 +1,4 @@
-"""The validity rules (``minimizer/program/validity.py``), each from a real program of the fuzz
+"""The validity rules (``minimizer/program/validity/``), each from a real program of the fuzz
 corpus (``corpus/findings/<bucket>``, cut to the lines the rule needs) or a real seed, and the
 places that obey them: the static funnel, the reducer's exemption for a user's original, the
 mutations, the generator and the reference run's report of the value rules."""

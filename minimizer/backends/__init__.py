@@ -1,7 +1,10 @@
 """How a script is run: one ``Backend`` per module (``reference``: eager torch; ``inductor``:
-``torch.compile``; ``nvfuser``: the real library), found through the registry in ``base``.
-Everything here runs in worker processes except the registry queries (``names``, ``get``,
-``resolve``) and a backend's ``available``/``worker_env``."""
-from .base import Backend, RunOptions, auto_order, get, help_text, names, register, resolve
+``torch.compile``; ``nvfuser``: the real library), found through the registry in ``base``. Each
+is three parts: its ``Runner`` (what runs in worker processes), its ``Facts`` and its ``Policy``
+(what its findings mean for the bug list); the ``Backend`` object answers the rest in fmin
+(``available``, ``worker_env``, root causes, standalone attachments)."""
+from .base import (Backend, Facts, Policy, RunOptions, Runner, auto_order, get, help_text, names, policy_of, register,
+                   resolve, runner_for)
 
-__all__ = ["Backend", "RunOptions", "auto_order", "get", "help_text", "names", "register", "resolve"]
+__all__ = ["Backend", "Facts", "Policy", "RunOptions", "Runner", "auto_order", "get", "help_text", "names", "policy_of",
+           "register", "resolve", "runner_for"]

@@ -6,7 +6,7 @@ Coverage-guided fuzzers (AFL's edges, syzkaller's signals) keep an input that ma
 something it had not done before; for a fusion compiler the interesting "something" is a decision:
 another scheduler for a segment, another reason not to merge two segments, another number of
 kernels. The features are computed in the worker from what the backend already read of the run
-(``Backend.decision_features``: its result dict and its log), so they cost no extra run, and they
+(``Runner.decision_features``: its result dict and its log), so they cost no extra run, and they
 travel back in the outcome (``Outcome.decisions``). Names, numbers and tensor ids are masked out
 so that the same decision on another program is the same feature.
 

@@ -29,7 +29,7 @@ from ..program.interpret import FusionError, run as interpret
 from ..segments import Edge, Segment, SegmentGraph
 from ..model import Ref
 from . import reference
-from .base import Backend, RunOptions, cuda_usable, register
+from .base import Backend, Facts, Policy, RunOptions, Runner, cuda_usable, register
 from .decisions import count_bucket
 from .runner import generic_classify, run_with_modules
 
@@ -292,63 +292,19 @@ def classify(error: BaseException) -> dict:
     return d
 
 
-@register
-class Inductor(Backend):
-    name = "inductor"
-    summary = "the same fusion compiled by torch.compile (C++ on the CPU, Triton on a GPU)"
-    display_name = "Inductor"
-    auto_rank = 1             # a real fusion compiler that runs on any machine with a C++ compiler
-    #: measured: an Inductor worker's maxrss after an empty script is about 0.6 GiB on a CPU
-    worker_bytes = 700 << 20
-    warm_up = "the first Inductor compile takes 20-60 s on a CPU"   # docs/benchmarks.md
-    reports_segments = True
+class InductorRunner(Runner):
+    """fmin's ``FusionDefinition`` behind the script's nvFuser imports, each fusion translated to
+    torch and compiled by ``torch.compile`` (``compile_and_run``)."""
 
-    #: a wrong result is fmin's when its translation, run without compiling, already shows it
-    translation_only = RunOptions(eager=True)
-
-    def __init__(self):
+    def __init__(self, facts):
+        super().__init__(facts)
         self._modules: dict = {}
-
-    def available(self, device: str | None = None) -> bool:
-        return self._missing(device) is None
-
-    def classify_error(self, error: BaseException) -> dict:
-        return classify(error)
-
-    def by_design(self, kind: str, differs: str | None, dtypes: frozenset[str]) -> str | None:
-        """Inductor keeps Half/BFloat16 intermediates in float32 unless
-        ``torch._inductor.config.emulate_precision_casts`` is set (off by default), so its values
-        of a reduced-precision program differ from eager's op-by-op rounding by design."""
-        if kind == "mismatch" and differs == "values" and dtypes & {"Half", "BFloat16"}:
-            return ("Inductor computes Half/BFloat16 intermediates in float32 (emulate_precision_casts is off by "
-                    "default): its rounding differs from eager's by design")
-        return None
-
-    def unavailable_reason(self, device: str | None = None) -> str:
-        return self._missing(device) or super().unavailable_reason(device)
-
-    @staticmethod
-    def _missing(device: str | None) -> str | None:
-        """What this machine lacks for Inductor on ``device`` (None: nothing)."""
-        import importlib.util
-        import shutil
-        if (device or "").startswith("cuda"):
-            if not cuda_usable():
-                return f"--device {device}: no CUDA device is visible (use --device cpu)"
-            if importlib.util.find_spec("triton") is None:
-                return "Triton is not installed (Inductor on a GPU compiles Triton kernels)"
-            return None
-        cxx = os.environ.get("CXX", "")
-        if not any(shutil.which(c) for c in ([cxx.split()[0]] if cxx.strip() else ["g++", "c++", "clang++"])):
-            return (f"no C++ compiler found ({cxx!r} from CXX)" if cxx else "no C++ compiler found (g++, c++, clang++)") \
-                + ": Inductor on the CPU compiles C++; install one or set CXX"
-        return None
 
     def warm(self, device: str) -> dict:
         os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
         import torch._inductor.config as cfg  # noqa: F401  (import cost paid once per worker)
         self._modules = reference.modules(executor=compile_and_run)
-        info = {"backend": self.name, "torch": torch.__version__, "device": device}
+        info = {"backend": self.facts.name, "torch": torch.__version__, "device": device}
         try:
             import triton
             info["triton"] = triton.__version__
@@ -385,3 +341,55 @@ class Inductor(Backend):
         classes = {m.FusionDefinition for m in self._modules.values()}
         return run_with_modules(text, path, dict(self._modules), classes, device, options, values_path, classify,
                                 extra, classify_definition=reference.classify)
+
+
+class InductorPolicy(Policy):
+    def by_design(self, kind: str, differs: str | None, dtypes: frozenset[str]) -> str | None:
+        """Inductor keeps Half/BFloat16 intermediates in float32 unless
+        ``torch._inductor.config.emulate_precision_casts`` is set (off by default), so its values
+        of a reduced-precision program differ from eager's op-by-op rounding by design."""
+        if kind == "mismatch" and differs == "values" and dtypes & {"Half", "BFloat16"}:
+            return ("Inductor computes Half/BFloat16 intermediates in float32 (emulate_precision_casts is off by "
+                    "default): its rounding differs from eager's by design")
+        return None
+
+
+@register
+class Inductor(Backend):
+    facts = Facts(
+        "inductor", summary="the same fusion compiled by torch.compile (C++ on the CPU, Triton on a GPU)",
+        display_name="Inductor",
+        auto_rank=1,                  # a real fusion compiler that runs on any machine with a C++ compiler
+        worker_bytes=700 << 20,       # measured: a worker's maxrss after an empty script is ~0.6 GiB on a CPU
+        warm_up="the first Inductor compile takes 20-60 s on a CPU",   # docs/benchmarks.md
+        reports_segments=True,
+        # a wrong result is fmin's when its translation, run without compiling, already shows it
+        translation_only=RunOptions(eager=True))
+    runner = InductorRunner
+    policy = InductorPolicy()
+
+    def available(self, device: str | None = None) -> bool:
+        return self._missing(device) is None
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
+
+    def unavailable_reason(self, device: str | None = None) -> str:
+        return self._missing(device) or super().unavailable_reason(device)
+
+    @staticmethod
+    def _missing(device: str | None) -> str | None:
+        """What this machine lacks for Inductor on ``device`` (None: nothing)."""
+        import importlib.util
+        import shutil
+        if (device or "").startswith("cuda"):
+            if not cuda_usable():
+                return f"--device {device}: no CUDA device is visible (use --device cpu)"
+            if importlib.util.find_spec("triton") is None:
+                return "Triton is not installed (Inductor on a GPU compiles Triton kernels)"
+            return None
+        cxx = os.environ.get("CXX", "")
+        if not any(shutil.which(c) for c in ([cxx.split()[0]] if cxx.strip() else ["g++", "c++", "clang++"])):
+            return (f"no C++ compiler found ({cxx!r} from CXX)" if cxx else "no C++ compiler found (g++, c++, clang++)") \
+                + ": Inductor on the CPU compiles C++; install one or set CXX"
+        return None

@@ -5,7 +5,7 @@ An nvFuser finding's attachment runs as ``python repro.min.py`` and needs nothin
 finding of another backend has no such form: its script imports ``nvfuser_direct``, and what
 stands behind that name is fmin's own ``FusionDefinition``, which hands the fusion to Inductor
 (``torch.compile``) or to the reference. This runs the script exactly as a worker does
-(``Backend.run_script``: the device map on the CPU, the seed, the backend's classification of a
+(``Runner.run_script``: the device map on the CPU, the seed, the backend's classification of a
 failure), once, except that the script's own checks of its outputs run
 (``RunOptions(standalone=True)``: a wrong result's attachment raises its AssertionError, which
 a worker skips). ``KEY=VALUE`` items are Inductor config (the attachment's ``# inductor
@@ -20,7 +20,7 @@ import os
 import sys
 
 from ..argtypes import key_values
-from .base import LAUNCH_LINE, RunOptions, get
+from .base import LAUNCH_LINE, RunOptions, runner_for
 
 #: the outcome fields the caller reads
 FIELDS = ("status", "signature", "error_kind", "where", "segments", "schedulers", "message")
@@ -34,7 +34,7 @@ def main(argv: list[str]) -> int:
     config = key_values(argv[4:])
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    backend = get(backend_name)
+    backend = runner_for(backend_name)
     backend.warm(device)
     options = RunOptions(standalone=True, inductor_config=tuple(sorted(config.items())))
     result = backend.run_script(text, os.path.abspath(path), device, options)

@@ -16,7 +16,7 @@ import sys
 from typing import Callable
 
 from . import decisions
-from .base import SPLITS_DIFFER, Backend, RunOptions, cuda_usable, register
+from .base import SPLITS_DIFFER, Backend, Facts, Policy, RunOptions, Runner, cuda_usable, register
 from .nvfuser_log import (FusionInputs, attach_rejections, fusion_inputs, param_features, parse_error,
                           refresh_signature, rejected_merges, segment_graph_from_dump, segments_from_dump)
 from .nvfuser_rootcause import particulars, rootcause
@@ -124,114 +124,29 @@ def script_inputs(text: str, path: str = "<script>") -> FusionInputs | None:
         return None
 
 
-@register
-class NvFuser(Backend):
-    name = "nvfuser"
-    summary = "the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel"
-    display_name = "nvFuser"
-    runs_as_written = True
-    auto_rank = 0             # the compiler fmin is for, wherever it imports and a GPU is visible
-    worker_bytes = 1 << 30    # host memory of a worker with CUDA and nvFuser loaded
-    warm_up = "importing nvFuser and the first compile take a few seconds"   # docs/gpu.md
-    non_kernel = frozenset({"expr_eval", "no_op"})
-    reports_segments = True
+def read_log(result: dict, log: str, non_kernel: frozenset[str]) -> None:
+    """The segments, their schedulers and the segment graph a run's ``segmented_fusion`` dump
+    states, into ``result`` (a worker's run, and a standalone run's stdout)."""
+    groups = segments_from_dump(log)
+    if groups is not None:
+        result["segments"] = len(groups)
+        result["schedulers"] = [g or "none" for g in groups]
+    graph = segment_graph_from_dump(log, non_kernel)
+    if graph is not None and len(graph.segments) == len(groups or ()):
+        result["graph"] = attach_rejections(graph, log).to_json()
 
-    def __init__(self):
+
+class NvFuserRunner(Runner):
+    """The installed ``nvfuser``/``nvfuser_direct`` themselves: the script runs as written."""
+
+    def __init__(self, facts):
+        super().__init__(facts)
         self._classes: list = []
         self._warm = False
 
-    def available(self, device: str | None = None) -> bool:
-        import importlib.util
-        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
-            return False
-        return cuda_usable() and (device is None or device.startswith("cuda"))
-
-    def unavailable_reason(self, device: str | None = None) -> str:
-        import importlib.util
-        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
-            return "nvFuser is not installed (pip install the nvfuser wheel that matches your torch)"
-        if device is not None and not device.startswith("cuda") and cuda_usable():
-            return f"nvFuser runs on CUDA devices only, not --device {device}"
-        return "no CUDA device is visible (nvFuser runs on NVIDIA GPUs only)"
-
-    def translation(self, dialect) -> str | None:
-        """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it) runs as
-        its ``nvfuser_direct`` translation."""
-        import importlib.util
-        if dialect.is_legacy and importlib.util.find_spec("nvfuser") is None \
-                and importlib.util.find_spec("nvfuser_direct") is not None:
-            return "nvfuser_direct"
-        return None
-
-    def worker_env(self) -> dict[str, str]:
-        """The defaults, unless the user set the variable."""
-        return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
-
-    def rootcause(self, signature: str, message: str | None) -> str:
-        """Site and message template (``nvfuser_rootcause``)."""
-        return rootcause(signature, message)
-
-    def rootcause_particulars(self, signature: str, message: str | None) -> dict:
-        """The functions a reduced-precision NVRTC failure met (``nvfuser_rootcause.particulars``)."""
-        return particulars(signature, message)
-
-    def refresh(self, outcome: dict, program) -> dict:
-        """Today's signature of a stored outcome (``nvfuser_log.refresh_signature``): masked
-        again, and an input mismatch on an intermediate made nvFuser's (error kind ``compiler``)."""
-        sig = outcome.get("signature")
-        if outcome.get("status") != "error" or not sig:
-            return outcome
-        new = refresh_signature(sig, outcome.get("message"), fusion_inputs(program) if program is not None else None)
-        if new == sig:
-            return outcome
-        out = {**outcome, "signature": new}
-        if sig.startswith("nvfuser input-mismatch: ") and new.startswith("nvfuser internal-assert: "):
-            out["error_kind"] = "compiler"
-        return out
-
-    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin (``runs_as_written``) ----
-    debug_env = frozenset({"NVFUSER_DUMP"})
-
-    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
-        import importlib.util
-        fe = script_frontend(text)
-        if importlib.util.find_spec(fe) is None:
-            return None, f"{fe} is not installed here: an nvFuser finding runs standalone where nvFuser is"
-        if not cuda_usable():
-            return None, "no CUDA device here: an nvFuser finding runs standalone on a GPU"
-        return [sys.executable, "repro.min.py"], ""
-
-    def run_words(self, device: str, config: list[str]) -> str:
-        return "python repro.min.py (it sets the nvFuser options it needs itself)"
-
-    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
-        """A run that ended well: what the segmentation dump on its stdout says (an attachment of
-        a segmentation finding turns the dump on itself); a failure: its traceback."""
-        if exit_code != 0:
-            return None
-        d: dict = {"status": "ok"}
-        self.analyze_log(d, stdout)
-        return d
-
-    def classify_error(self, error: BaseException) -> dict:
-        return classify(error)
-
-    def segmentation_script(self, scripts: list[tuple[str, str]]) -> str | None:
-        """Each version runs in a child process with ``NVFUSER_DUMP=segmented_fusion`` (the dump
-        is how nvFuser shows its segments; the debug option stays in the children), and the
-        script prints each ``Segmented_Fusion`` block and compares their schedulers."""
-        consts = "\n".join(f"VERSIONS.append(({what!r}, {_literal(text)}))" for what, text in scripts)
-        return SEGMENTATION_CHECK.replace("SPLITS_DIFFER", SPLITS_DIFFER).replace("# VERSIONS", consts)
-
-    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
-        """Also: an input whose innermost dim is not the output's picks the transpose scheduler."""
-        if "transpose" in changed and changed <= {"transpose", "pointwise", "expr_eval", "no_op"}:
-            return "a transposed input is scheduled by the transpose scheduler instead of the pointwise one"
-        return super().expected_segmentation(ops, changed)
-
     def warm(self, device: str) -> dict:
         import torch
-        info = {"backend": self.name, "torch": torch.__version__, "device": device,
+        info = {"backend": self.facts.name, "torch": torch.__version__, "device": device,
                 "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
         if torch.cuda.is_available():
             info["gpu"] = torch.cuda.get_device_name(0)
@@ -283,10 +198,110 @@ class NvFuser(Backend):
         return sorted(feats | param_features(log))
 
     def analyze_log(self, result: dict, log: str) -> None:
-        groups = segments_from_dump(log)
-        if groups is not None:
-            result["segments"] = len(groups)
-            result["schedulers"] = [g or "none" for g in groups]
-        graph = segment_graph_from_dump(log, self.non_kernel)
-        if graph is not None and len(graph.segments) == len(groups or ()):
-            result["graph"] = attach_rejections(graph, log).to_json()
+        read_log(result, log, self.facts.non_kernel)
+
+
+class NvFuserPolicy(Policy):
+    def expected_segmentation(self, ops: frozenset[str], changed: frozenset[str]) -> str | None:
+        """Also: an input whose innermost dim is not the output's picks the transpose scheduler."""
+        if "transpose" in changed and changed <= {"transpose", "pointwise", "expr_eval", "no_op"}:
+            return "a transposed input is scheduled by the transpose scheduler instead of the pointwise one"
+        return super().expected_segmentation(ops, changed)
+
+
+@register
+class NvFuser(Backend):
+    facts = Facts(
+        "nvfuser", summary="the real nvFuser library (either frontend); needs a GPU and an nvFuser wheel",
+        display_name="nvFuser",
+        runs_as_written=True,
+        auto_rank=0,                  # the compiler fmin is for, wherever it imports and a GPU is visible
+        worker_bytes=1 << 30,         # host memory of a worker with CUDA and nvFuser loaded
+        warm_up="importing nvFuser and the first compile take a few seconds",   # docs/gpu.md
+        non_kernel=frozenset({"expr_eval", "no_op"}),
+        reports_segments=True,
+        # a filed attachment is ``python repro.min.py``, nothing of fmin: the dumps are debug output
+        debug_env=frozenset({"NVFUSER_DUMP"}))
+    runner = NvFuserRunner
+    policy = NvFuserPolicy()
+
+    def available(self, device: str | None = None) -> bool:
+        import importlib.util
+        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
+            return False
+        return cuda_usable() and (device is None or device.startswith("cuda"))
+
+    def unavailable_reason(self, device: str | None = None) -> str:
+        import importlib.util
+        if not any(importlib.util.find_spec(m) is not None for m in ("nvfuser_direct", "nvfuser")):
+            return "nvFuser is not installed (pip install the nvfuser wheel that matches your torch)"
+        if device is not None and not device.startswith("cuda") and cuda_usable():
+            return f"nvFuser runs on CUDA devices only, not --device {device}"
+        return "no CUDA device is visible (nvFuser runs on NVIDIA GPUs only)"
+
+    def translation(self, dialect) -> str | None:
+        """A legacy script on an nvFuser without the legacy frontend (0.2.36 removed it) runs as
+        its ``nvfuser_direct`` translation."""
+        import importlib.util
+        if dialect.is_legacy and importlib.util.find_spec("nvfuser") is None \
+                and importlib.util.find_spec("nvfuser_direct") is not None:
+            return "nvfuser_direct"
+        return None
+
+    def worker_env(self) -> dict[str, str]:
+        """The defaults, unless the user set the variable."""
+        return {k: v for k, v in DEFAULT_ENV.items() if k not in os.environ}
+
+    def rootcause(self, signature: str, message: str | None) -> str:
+        """Site and message template (``nvfuser_rootcause``)."""
+        return rootcause(signature, message)
+
+    def rootcause_particulars(self, signature: str, message: str | None) -> dict:
+        """The functions a reduced-precision NVRTC failure met (``nvfuser_rootcause.particulars``)."""
+        return particulars(signature, message)
+
+    def refresh(self, outcome: dict, program) -> dict:
+        """Today's signature of a stored outcome (``nvfuser_log.refresh_signature``): masked
+        again, and an input mismatch on an intermediate made nvFuser's (error kind ``compiler``)."""
+        sig = outcome.get("signature")
+        if outcome.get("status") != "error" or not sig:
+            return outcome
+        new = refresh_signature(sig, outcome.get("message"), fusion_inputs(program) if program is not None else None)
+        if new == sig:
+            return outcome
+        out = {**outcome, "signature": new}
+        if sig.startswith("nvfuser input-mismatch: ") and new.startswith("nvfuser internal-assert: "):
+            out["error_kind"] = "compiler"
+        return out
+
+    # ---- a filed attachment: ``python repro.min.py``, nothing of fmin (``runs_as_written``) ----
+    def standalone_command(self, text: str, device: str, config: list[str]) -> tuple[list[str] | None, str]:
+        import importlib.util
+        fe = script_frontend(text)
+        if importlib.util.find_spec(fe) is None:
+            return None, f"{fe} is not installed here: an nvFuser finding runs standalone where nvFuser is"
+        if not cuda_usable():
+            return None, "no CUDA device here: an nvFuser finding runs standalone on a GPU"
+        return [sys.executable, "repro.min.py"], ""
+
+    def run_words(self, device: str, config: list[str]) -> str:
+        return "python repro.min.py (it sets the nvFuser options it needs itself)"
+
+    def standalone_outcome(self, stdout: str, exit_code: int | None) -> dict | None:
+        """A run that ended well: what the segmentation dump on its stdout says (an attachment of
+        a segmentation finding turns the dump on itself); a failure: its traceback."""
+        if exit_code != 0:
+            return None
+        d: dict = {"status": "ok"}
+        read_log(d, stdout, self.facts.non_kernel)
+        return d
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
+
+    def segmentation_script(self, scripts: list[tuple[str, str]]) -> str | None:
+        """Each version runs in a child process with ``NVFUSER_DUMP=segmented_fusion`` (the dump
+        is how nvFuser shows its segments; the debug option stays in the children), and the
+        script prints each ``Segmented_Fusion`` block and compares their schedulers."""
+        consts = "\n".join(f"VERSIONS.append(({what!r}, {_literal(text)}))" for what, text in scripts)
+        return SEGMENTATION_CHECK.replace("SPLITS_DIFFER", SPLITS_DIFFER).replace("# VERSIONS", consts)

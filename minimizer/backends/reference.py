@@ -17,7 +17,7 @@ from ..model import DIRECT, LEGACY
 from ..ops.linalg import NARROW_P
 from ..ops.scans import NARROW
 from ..program.interpret import FusionError
-from .base import Backend, RunOptions, cuda_usable, register
+from .base import Backend, Facts, RunOptions, Runner, cuda_usable, register
 from .runner import generic_classify, run_with_modules
 
 
@@ -52,32 +52,16 @@ def fp64_executor(stmts, inputs, frontend, device, perturb: int = 0) -> list:
                      upcast=True, perturb=perturb).outputs
 
 
-@register
-class Reference(Backend):
-    name = "reference"
-    summary = "fmin's own FusionDefinition on eager torch (the semantic ground truth)"
-    display_name = "the reference"
-    auto_rank = 2             # runs anywhere: what auto takes when nothing else can run
-    #: measured: a reference worker's maxrss after an empty script is about 0.35 GiB on a CPU
-    worker_bytes = 400 << 20
-    fuses = False             # op by op: its peak is the live set (``program.memory``)
-    warm_up = "importing torch takes a few seconds"
+class ReferenceRunner(Runner):
+    """fmin's ``FusionDefinition`` behind the script's nvFuser imports, on eager torch."""
 
-    def __init__(self):
+    def __init__(self, facts):
+        super().__init__(facts)
         self._modules: dict = {}
-
-    def available(self, device: str | None = None) -> bool:
-        return not (device or "").startswith("cuda") or cuda_usable()
-
-    def classify_error(self, error: BaseException) -> dict:
-        return classify(error)
-
-    def unavailable_reason(self, device: str | None = None) -> str:
-        return f"--device {device}: no CUDA device is visible (use --device cpu)"
 
     def warm(self, device: str) -> dict:
         self._modules = modules()
-        return {"backend": self.name, "torch": torch.__version__, "device": device}
+        return {"backend": self.facts.name, "torch": torch.__version__, "device": device}
 
     def run_script(self, text: str, path: str, device: str, options: RunOptions, values_path=None) -> dict:
         if not self._modules:
@@ -91,3 +75,24 @@ class Reference(Backend):
         finally:
             NARROW_P.reset(token_p)
             NARROW.reset(token)
+
+
+@register
+class Reference(Backend):
+    facts = Facts(
+        "reference", summary="fmin's own FusionDefinition on eager torch (the semantic ground truth)",
+        display_name="the reference",
+        auto_rank=2,                  # runs anywhere: what auto takes when nothing else can run
+        worker_bytes=400 << 20,       # measured: a worker's maxrss after an empty script is ~0.35 GiB on a CPU
+        fuses=False,                  # op by op: its peak is the live set (``program.memory``)
+        warm_up="importing torch takes a few seconds")
+    runner = ReferenceRunner
+
+    def available(self, device: str | None = None) -> bool:
+        return not (device or "").startswith("cuda") or cuda_usable()
+
+    def classify_error(self, error: BaseException) -> dict:
+        return classify(error)
+
+    def unavailable_reason(self, device: str | None = None) -> str:
+        return f"--device {device}: no CUDA device is visible (use --device cpu)"

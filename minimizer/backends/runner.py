@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from ..frontend.fusion_definition import RUN_DEVICE
-from .base import RunOptions
+from .options import RunOptions
 from .devicemap import device_map
 from .signature import first_line, generic_classify
 

@@ -16,7 +16,7 @@ import sys
 import time
 import traceback
 
-from .base import RunOptions
+from .options import RunOptions
 
 
 def main(argv: list[str]) -> int:
@@ -24,8 +24,8 @@ def main(argv: list[str]) -> int:
     backend_name = argv[2] if len(argv) > 2 else "reference"
     device = argv[3] if len(argv) > 3 else "cpu"
     import torch  # noqa: F401  (warm-up: the first import is the slow part)
-    from .base import get
-    backend = get(backend_name)
+    from .base import runner_for
+    backend = runner_for(backend_name)
     env_info = backend.warm(device)
     resp.write(json.dumps({"ready": True, "environment": env_info}) + "\n")
     for line in sys.stdin:
@@ -90,12 +90,12 @@ def _max_rss() -> int:
 
 
 def _poisoned(backend, result: dict, device: str) -> str | None:
-    """Why this process must serve nothing more (``Backend.poisoned``). A check that itself
+    """Why this process must serve nothing more (``Runner.poisoned``). A check that itself
     fails leaves the process in doubt: it is retired too."""
     try:
         return backend.poisoned(result, device)
     except Exception as e:
-        return f"the {backend.name} backend could not tell whether this process is still usable: {e!r}"
+        return f"the {backend.facts.name} backend could not tell whether this process is still usable: {e!r}"
 
 
 if __name__ == "__main__":

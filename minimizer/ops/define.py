@@ -72,4 +72,5 @@ register(OpSpec(OUTPUT, "define", (
     Param("stride_order", "ints", None, frontends=LEGACY_ONLY, keyword_only=True),
 ), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
        "legacy stride_order: the output's memory layout",
-   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule=ADD_OUTPUT))
+   overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule=ADD_OUTPUT,
+   tags=frozenset({"alias-write"})))

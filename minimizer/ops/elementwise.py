@@ -22,7 +22,7 @@ from ..model import DType, Ref
 from . import fp4
 from .dims import POINTWISE
 from .registry import register
-from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated
+from .spec import LEGACY_ONLY, DIRECT_ONLY, OpSpec, Param, generated, not_generated, tagged
 
 _X = (Param("x", "operand"),)
 _AB = (Param("lhs", "operand"), Param("rhs", "operand"))
@@ -286,10 +286,19 @@ GEN = {
 }
 
 
+#: the ``OpSpec.tags`` of the elementwise ops the validity rules judge (``spec.TAGS``)
+_TAGGED = tagged({"int-arith": "add sub mul neg abs add_alpha sub_alpha",
+                  "shift": "bitwise_left_shift bitwise_right_shift logical_right_shift",
+                  "division": "div fmod remainder mod",
+                  "dtype-cast": "cast",
+                  "new-segment": "segment_set",
+                  "copy": "set segment_set"})
+
+
 def _pointwise_op(name, family, params, ref, **extra):
     """An elementwise op: no dim arguments (FewerDims carries a dim through it as ``POINTWISE``)."""
     register(OpSpec(name, family, params, ref=ref, elementwise=True, generate=GEN.get(name),
-                    dim_rule=POINTWISE, **extra))
+                    dim_rule=POINTWISE, tags=_TAGGED.get(name, frozenset()), **extra))
 
 
 def _unary(name, fn, **extra):
@@ -507,6 +516,6 @@ def _cast_fp4(arg, name):
 
 
 for _name, _doc in (("set", "a copy"), ("segment_set", "a copy that nvFuser must place in a new segment")):
-    _pointwise_op(_name, "special", _X, _copy, bypass=("x",), doc=_doc, tags=frozenset({"copy"}))
+    _pointwise_op(_name, "special", _X, _copy, bypass=("x",), doc=_doc)
 _pointwise_op("cast", "special", (Param("arg", "operand"), Param("dtype", "dtype")), _cast,
               bypass=("arg",), doc="x.to(dtype); C++ casts truncate floats to ints")

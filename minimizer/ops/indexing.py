@@ -150,8 +150,10 @@ _NOT_GENERATED = not_generated("needs an index tensor within the indexed extents
 
 def _op(name, params, ref, doc, bypass=(), **kw):
     """An index op: not generated, and FewerDims does not follow a dim through it."""
+    vp = INDEX_PARAMS[name]
     register(OpSpec(name, "index", params, ref=ref, bypass=bypass, doc=doc, generate=_NOT_GENERATED,
-                    dim_rule=NOT_FOLLOWED, value_params=(INDEX_PARAMS[name],), **kw))
+                    dim_rule=NOT_FOLLOWED, value_params=(vp,),
+                    tags=frozenset({"index-scatter" if vp.rule == "scatter-index" else "index-read"}), **kw))
 
 
 _op("index_select", (_ARG, _INDEX, _DIM), _index_select, "torch.index_select(arg, dim, index)")

@@ -149,6 +149,7 @@ for _name, _fn, _takes, _acc in (("sum", lambda x, d, k: torch.sum(x, d, keepdim
     # nvFuser binds each reduction twice: (arg, dims, keepdim, dtype) and (arg, dtype) over every
     # dim, so ``fd.ops.prod(t, DataType.Float)`` is the second, not a dtype given as dims
     _op(_name, (_ARG, _DIMS_OPT, _KEEPDIM, _DTYPE), _reduction(_fn, _takes, _acc), bypass=("arg",),
+        tags=frozenset({"int-arith"}) if _acc else frozenset(),   # sum and prod accumulate: they overflow
         doc=f"torch.{'amax' if _name == 'max' else 'amin' if _name == 'min' else _name} over dims",
         overloads=(("arg", "dtype"),))
 

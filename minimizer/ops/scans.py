@@ -145,7 +145,8 @@ for _name, _step, _combine in (
         ("cummin", lambda x, d: torch.cummin(x, d).values, lambda out, c: torch.clamp(out, max=c)),
         ("cummax", lambda x, d: torch.cummax(x, d).values, lambda out, c: torch.clamp(out, min=c))):
     _op(_name, (_ARG, _DIM, _INIT), _scan(_step, _combine), f"torch.{_name}(arg, dim) in the input dtype",
-        frontends=BOTH if _name == "cumsum" else DIRECT_ONLY, bypass=("arg",))
+        frontends=BOTH if _name == "cumsum" else DIRECT_ONLY, bypass=("arg",),
+        tags=frozenset({"int-arith"}) if _name in ("cumsum", "cumprod") else frozenset())
 
 
 def _argsort(ctx, arg, dim, descending, stable):

@@ -193,10 +193,34 @@ TAGS = {
                     "keeps them)",
     "random_if_dropout": "random when its dropout_p is not 0 (program/unjudged.py: its program's values "
                          "are not judged)",
+    # what the rules of a well-defined program (``program.validity``) judge: each rule names the
+    # tags of the ops it applies to, so no rule keeps a list of op names of its own
+    "alias-write": "with an alias_input, writes its output into that fusion input in place (the alias rules)",
+    "metadata": "reads its operand's extents, not its elements (alias-read: no read of the written input)",
+    "new-segment": "its result starts a new segment, which nvFuser does not order after another segment's "
+                   "write (alias-read: no elementwise read of the written input)",
+    "shift": "shifts its lhs by its rhs bits (shift-amount)",
+    "int-arith": "integer arithmetic whose result can overflow its dtype (int-overflow: recomputed in float64)",
+    "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",
+    "dtype-cast": "converts its operand to its dtype argument (cast-out-of-range)",
+    "group-offsets": "reads the groups' ends from a tensor of offsets (grouped-mm-offsets)",
+    "index-read": "reads positions along an indexed extent from its index parameter (index-range)",
+    "index-scatter": "writes to the positions its index parameter holds along an extent (scatter-index)",
     "copy": "its result holds the values of its first bypass parameter, element for element along the same "
-            "dims (program/validity.py follows an index read through it back to the fusion input it copies, "
+            "dims (program/validity/value_params.py follows an index read through it back to the fusion input it copies, "
             "which the printer writes valid)",
 }
+
+
+def tagged(tags: dict[str, str]) -> dict[str, frozenset]:
+    """Op name -> its tags, from tag -> the names of the ops that carry it (space separated):
+    what a family module that registers its ops in loops passes as each op's ``tags``."""
+    out: dict[str, frozenset] = {}
+    for tag, names in tags.items():
+        assert tag in TAGS, tag
+        for name in names.split():
+            out[name] = out.get(name, frozenset()) | {tag}
+    return out
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """This machine as an environment record, made in fmin without running anything.
 
-A result is confirmed by a run, and the run's environment record (a worker's ``Backend.warm``:
+A result is confirmed by a run, and the run's environment record (a worker's ``Runner.warm``:
 torch, nvFuser, GPU, options) goes into its header. A ``--test`` command alone runs no worker:
 the user's command is the run, on this machine, with what is installed here. This record says
 so — torch's version (already imported by fmin's static check), nvFuser's from package metadata

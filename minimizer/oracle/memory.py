@@ -88,14 +88,14 @@ def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool =
     reference (``reference``) and its fp64 variant (``fp64``) that a property's checks ask for
     (``Property.runs_reference``, ``runs_fp64_reference``: ``--mismatch``), one after the other
     in one judging thread; ``jobs`` threads side by side. What a backend's run and worker take
-    are its own facts (``Backend.fuses``, ``worker_bytes``). ``cap`` (``--max-memory``) bounds
+    are its own facts (``Facts.fuses``, ``worker_bytes``). ``cap`` (``--max-memory``) bounds
     what is available. ``info``: the program's static check, where the caller has made it
     already (``check_partial``'s, so a rejected original is planned too)."""
     from ..program.static import check_partial
     info = info if info is not None else check_partial(program)
     est = estimate(program, info.values)
     b = get_backend(backend)
-    runs = [(f"{backend} run", est.fused if b.fuses else est.peak)]
+    runs = [(f"{backend} run", est.fused if b.facts.fuses else est.peak)]
     if reference and backend != "reference":
         runs.append(("reference run", est.peak))
     if fp64:
@@ -103,7 +103,7 @@ def plan(program, backend: str, device: str, jobs: int = 1, *, reference: bool =
         if e64 is not None:
             runs.append(("fp64 reference run", e64.peak))
     on_host = not device.startswith("cuda")
-    worker = max(b.worker_bytes, get_backend("reference").worker_bytes if reference or fp64 else 0)
+    worker = max(b.facts.worker_bytes, get_backend("reference").facts.worker_bytes if reference or fp64 else 0)
     need = max(n for _, n in runs) + (worker if on_host else 0)
     have = (available_fn or available)(device)
     if cap is not None:

@@ -79,11 +79,11 @@ class Property:
         """Why this property cannot be judged on ``backend`` (a ``Backend``): a check that reads
         segments where the backend reports none. None: it can. Asked before any run."""
         c = next((c for c in self.checks if c.needs_segments), None)
-        if c is None or backend.reports_segments:
+        if c is None or backend.facts.reports_segments:
             return None
         from ..backends import get, names
-        which = " or ".join(f"--backend {n}" for n in names() if get(n).reports_segments)
-        return f"--{c.name}: the {backend.name} backend reports no segments (they come from {which})"
+        which = " or ".join(f"--backend {n}" for n in names() if get(n).facts.reports_segments)
+        return f"--{c.name}: the {backend.facts.name} backend reports no segments (they come from {which})"
 
     def static(self, program, info) -> str | None:
         """The first failing static judgement of a candidate program (None: nothing against it)."""

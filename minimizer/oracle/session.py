@@ -363,7 +363,7 @@ class NothingToReduce(PropertyDoesNotHold):
     def suggestions(backend) -> list[str]:
         """Property flags worth naming on ``backend`` (a ``Backend``; None: any): a segment check
         only where the backend reports segments, since elsewhere it is refused as a usage error."""
-        segments = ["--kernels '>=2'"] if backend is None or backend.reports_segments else []
+        segments = ["--kernels '>=2'"] if backend is None or backend.facts.reports_segments else []
         return [*segments, "--mismatch", "--slower 2", "--error REGEX", "--test CMD"]
 
 

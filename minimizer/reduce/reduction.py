@@ -224,7 +224,7 @@ class _Run:
         return reports.build(
             script=self._script_name(), sizes_before=edits.size(self.original.program), sizes_after=edits.size(result.program),
             bytes_before=len(self.original.text), minimal_script=minimal, bytes_after=len(result.text),
-            prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).title,
+            prop=prop.describe(), backend=self.ctx.backend, backend_title=get_backend(self.ctx.backend).facts.title,
             before=base.first, after=after,
             oracle_calls=self.calls_before + result.tests, calls_before_resume=self.calls_before,
             cache_hits=result.cache_hits, seconds=result.seconds,

@@ -10,10 +10,10 @@ else fmin finds is kept, in a section of its own:
   missing is a check that refuses the program. One row per rule;
 * **segmentation**: a kernel split that depends on the inputs' layout or order (a performance
   observation, not a wrong answer), where the backend does not say it is expected
-  (``Backend.expected_segmentation``: a reshape without a view is a copy, a transposed input
+  (``Policy.expected_segmentation``: a reshape without a view is a copy, a transposed input
   takes the transpose scheduler — those go to *by design*);
 * **by design**: a documented semantic difference of the backend from eager torch
-  (``Backend.by_design``), an expected segmentation, or a program the compiler refuses with its
+  (``Policy.by_design``), an expected segmentation, or a program the compiler refuses with its
   own check while the fusion is defined (``refusal``: an unsupported case, said so);
 * **debug dump**: a failure its attachment shows only with the backend's debug output on
   (``standalone.dump_only``: nvFuser's ``NVFUSER_DUMP``) — the dump code's own failure, which no
@@ -79,14 +79,14 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
         return refused
     if meta.standalone is not None and meta.standalone.dump_only:
         return Decision("debug-dump", "its attachment fails only with the backend's debug output on")
-    backend = _backend(meta)
+    policy = _policy(meta)
     ops = frozenset(re.findall(r"\bops\.(\w+)\(", script or ""))
     if is_segmentation(meta):
         changed = changed_kinds(meta.key)   # none: only the segment count changed, which nothing expects
-        why = backend.expected_segmentation(ops, changed) if backend and changed else None
+        why = policy.expected_segmentation(ops, changed) if policy and changed else None
         return Decision("by-design", why) if why else Decision("segmentation")
     dtypes = frozenset(re.findall(r"\bDataType\.(\w+)", script or ""))
-    why = backend.by_design(meta.kind, differs(meta) or None, dtypes) if backend else None
+    why = policy.by_design(meta.kind, differs(meta) or None, dtypes) if policy else None
     return Decision("by-design", why) if why else Decision("bug")
 
 
@@ -176,9 +176,9 @@ def changed_kinds(key: BucketKey) -> frozenset[str]:
     return frozenset(key.schedulers)
 
 
-def _backend(meta: Bucket):
+def _policy(meta: Bucket) -> backends.Policy | None:
     try:
-        return backends.get(meta.backend or "")
+        return backends.policy_of(meta.backend or "")
     except ValueError:   # a backend this fmin does not know: nothing it could say is expected
         return None
 

@@ -122,10 +122,10 @@ def _backend(meta: Bucket) -> str:
 
 def with_options(text: str, backend: str) -> str:
     """``text`` setting, before anything imports the backend, the options its header says fmin's
-    runs had — except the backend's debug output (``Backend.debug_env``: nvFuser's dumps), which
+    runs had — except the backend's debug output (``Facts.debug_env``: nvFuser's dumps), which
     is not the user's path — so ``python repro.min.py`` needs no environment. ``setdefault``: a
     maintainer's own setting wins."""
-    opts = {k: v for k, v in stated_environment(text).items() if k not in backends.get(backend).debug_env}
+    opts = {k: v for k, v in stated_environment(text).items() if k not in backends.get(backend).facts.debug_env}
     if not opts:
         return text
     head, body = reports.split_header(text)

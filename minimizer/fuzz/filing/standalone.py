@@ -14,7 +14,7 @@ maintainer's copy must. On a machine that cannot run the script (no nvFuser, no 
 runs, and the record says so (``ran: false`` and why).
 
 **Debug output is not the user's path.** fmin's own runs have the backend's dumps on
-(``Backend.debug_env``: ``NVFUSER_DUMP``); the standalone run has not. An attachment that does
+(``Facts.debug_env``: ``NVFUSER_DUMP``); the standalone run has not. An attachment that does
 not reproduce without them is run once more with them: one that fails then is recorded
 ``dump_only`` (a failure of the dump code, which the bug list keeps apart from the bugs).
 
@@ -88,13 +88,13 @@ def environment(text: str, backend: str, *, debug: bool = False) -> dict[str, st
     """What the run is given: the names of ``PASSED`` that are set here (nothing that changes
     what torch or the backend does: the attachment sets the options it needs itself), this fmin
     on ``PYTHONPATH`` where the run goes through fmin's launcher, and with ``debug`` the header's
-    debug-only variables (``Backend.debug_env``: nvFuser's dumps), which a user never has."""
+    debug-only variables (``Facts.debug_env``: nvFuser's dumps), which a user never has."""
     env = {k: os.environ[k] for k in PASSED if k in os.environ}
-    if get(backend).standalone_needs_fmin:   # the launcher is fmin's: this fmin, whatever the script's directory
+    if get(backend).facts.standalone_needs_fmin:   # the launcher is fmin's: this fmin, whatever the script's directory
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if debug:
-        env.update({k: v for k, v in stated_environment(text).items() if k in get(backend).debug_env})
+        env.update({k: v for k, v in stated_environment(text).items() if k in get(backend).facts.debug_env})
     return env
 
 
@@ -227,7 +227,7 @@ def standalone(text: str, expect: dict, *, backend: str, device: str, timeout: f
     finding then, ``dump_only`` records that the failure is the debug output's own, never met by a
     user — not a bug of the compiler as users run it."""
     rec = _record(text, expect, backend=backend, device=device, timeout=timeout)
-    if rec["ran"] and not rec["reproduced"] and any(k in get(backend).debug_env for k in stated_environment(text)):
+    if rec["ran"] and not rec["reproduced"] and any(k in get(backend).facts.debug_env for k in stated_environment(text)):
         again = _record(text, expect, backend=backend, device=device, timeout=timeout, debug=True)
         if again["ran"] and again["reproduced"]:
             rec["dump_only"] = True

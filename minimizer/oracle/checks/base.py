@@ -110,7 +110,7 @@ class Check:
     #: ``gather`` runs the fp64 reference (every floating value in float64: about twice the
     #: memory of the reference run where the script computes in float32)
     runs_fp64_reference: ClassVar[bool] = False
-    #: it can only be judged on a backend that reports segments (``Backend.reports_segments``):
+    #: it can only be judged on a backend that reports segments (``Facts.reports_segments``):
     #: asked of another, the command stops before any run
     needs_segments: ClassVar[bool] = False
     #: a candidate could meet it through a tensor the original did not have (zero-element, 0-d,

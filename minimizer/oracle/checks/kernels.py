@@ -2,7 +2,7 @@
 
 A segment is a kernel unless its backend says its scheduler launches none (nvFuser's expression
 evaluator ``expr_eval`` and ``no_op`` segments run on the host or alias memory:
-``Backend.non_kernel``). ``--segments '>=2'`` is met by a view-only ``expr_eval`` segment next to
+``Facts.non_kernel``). ``--segments '>=2'`` is met by a view-only ``expr_eval`` segment next to
 one kernel; ``--kernels '>=2'`` is not — it asks for what a user means by "splits into 2 kernels".
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ def kernel_schedulers(o) -> tuple[str, ...] | None:
     if o.schedulers is None:
         return None
     try:
-        skip = get_backend(o.backend).non_kernel if o.backend else frozenset()
+        skip = get_backend(o.backend).facts.non_kernel if o.backend else frozenset()
     except ValueError:
         skip = frozenset()
     return multiset(s for s in o.schedulers if str(s).strip().lower() not in skip)

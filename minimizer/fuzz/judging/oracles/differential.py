@@ -1,0 +1,93 @@
+"""The differential oracle: outputs against the reference.
+
+``property.Mismatch`` compares them (dtype-aware tolerance, confirmed against the fp64 reference;
+programs with random ops excluded). On Inductor a mismatch is triaged by running fmin's
+translation *eagerly*: if that already disagrees with the reference, the translation (fmin) is
+wrong, else Inductor is. A program whose reference run breaks a value rule (``program.validity``:
+an integer overflow, a shift out of range ...) has no single right result, so no difference of
+its outputs is a finding.
+"""
+from __future__ import annotations
+
+from ....model import Program, Ref, is_input_decl
+from ....oracle.checks.mismatch import MismatchEvidence
+from ....oracle.outcome import Outcome
+from ....oracle.pool import Pools
+from ....oracle.property import Mismatch, Property, evaluate
+from ..keys import broken_rules, dimension_error, mismatch_key
+from .base import Example, Finding, NotJudged, register
+
+
+@register("differential", order=10, reads_values=True, applies=lambda backend: backend != "reference")
+def judge(ex: Example) -> Finding | NotJudged | None:
+    """The mismatch finding, if any, or why the outputs were not judged."""
+    v = evaluate(Property((Mismatch(),)), ex.text, ex.path, ex.pools, seed=ex.seed, outcome=ex.outcome,
+                 program=ex.program)
+    ev = v.get(Mismatch)
+    ref = ev.reference if isinstance(ev, MismatchEvidence) else None
+    if ref is not None and ref.undefined:
+        first = ref.undefined[0]
+        return NotJudged(f"invalid: {first.get('rule')}: {first.get('message')}")
+    return _mismatch(v, ev, ex)
+
+
+def _mismatch(v, ev, ex: Example) -> Finding | None:
+    if not v.holds:
+        return None
+    program, backend = ex.program, ex.backend
+    comp = ev.comparison if isinstance(ev, MismatchEvidence) else None
+    outs = comp.outputs if comp else []
+    bads = [k for k, d in enumerate(outs) if not d.ok and not _index_typed(program, d, k)]
+    if outs and not bads:
+        return None
+    bad = bads[0] if bads else 0
+    label = comp.outputs[bad].label if comp and comp.outputs else "output 0"
+    dtype = comp.outputs[bad].dtype if comp and comp.outputs else "?"
+    differs = comp.outputs[bad].what if comp and comp.outputs else "values"
+    op = producer(program, bad) if label.startswith("output") else "aliased input"
+    owner = backend
+    if differs == "dtype":
+        # a result dtype is a typing rule, not a wrong value: the reference's rules are fmin's
+        # (nvFuser computes Half/BFloat16 arithmetic in Float and returns Float, for one)
+        owner = "fmin"
+    elif _translation_disagrees(program, ex.text, ex.path, ex.seed, ex.pools, backend):
+        owner = "fmin"
+    what = "aliasing" if op == "aliased input" else differs
+    got = comp.outputs[bad].got if comp and comp.outputs else None
+    dimension = dimension_error(v.reason, program) if what == "shape" else None
+    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype, dimension, broken_rules(program)),
+                   f"{backend} outputs differ from the reference: {v.reason}",
+                   {"mismatch": differs if differs in Mismatch.WHATS else True}, ex.outcome)
+
+
+def producer(program: Program, output_index: int) -> str:
+    """The op whose value is the ``output_index``-th (non-aliasing) output."""
+    outs = [s for s in program.stmts if s.is_output and s.arg("alias_input") is None]
+    if output_index >= len(outs):
+        return "?"
+    ref = outs[output_index].arg("output")
+    if isinstance(ref, Ref):
+        for s in reversed(program.stmts):
+            if ref.name in s.outs:
+                return "input" if is_input_decl(s) else s.op
+    return "?"
+
+
+def _index_typed(program: Program, d, k: int) -> bool:
+    """Output ``k`` (compared as ``d``) is welford's count and differs only as Int32 vs Int64: its
+    dtype is nvFuser's Index type, which a kernel resolves as it indexes (Int32 in a reduction
+    kernel, Int64 after a ``cat``: docs/benchmarks.md), so neither is wrong."""
+    return (d.what == "dtype" and d.label.startswith("output") and {d.got, d.dtype} == {"int32", "int64"}
+            and producer(program, k) == "welford")
+
+
+def _translation_disagrees(program, text, path, seed, pools: Pools, backend: str) -> bool:
+    """Does fmin's translation, run without the backend's compiler (``Facts.translation_only``:
+    Inductor's eager mode), already differ from the reference? Then the wrong result is fmin's.
+    A backend that runs scripts as written has no translation to suspect."""
+    from ....backends import get
+    options = get(backend).facts.translation_only
+    if options is None:
+        return False
+    v = evaluate(Property((Mismatch(),)), text, path, pools, seed=seed, program=program, options=options)
+    return v.holds
