@@ -17,6 +17,7 @@
 #   bash scripts/gpu.sh session a|b|c|d|e|f|g|h  the campaign sessions' phases (docs/benchmarks.md)
 #   bash scripts/gpu.sh trim-check               the large seeds as written and trimmed: does trimming keep the segmentation?
 #   bash scripts/gpu.sh triage                   the corpus refiled, a generative+seeded pair and the CI steps, side by side
+#   bash scripts/gpu.sh pair                     the corpus refiled, an nvFuser-tests --feedback and a corpus-seeded campaign, side by side
 #
 # Each subcommand's knobs are environment variables, listed above its function.
 OUT=${OUT:-/tmp/out}
@@ -682,12 +683,52 @@ cmd_triage() {
   tail -4 "$O/refile/log.txt"; tail -12 "$O/pair/log.txt"; tail -3 "$O/ci/log.txt"
 }
 
+# ---------------------------------------------------------------- pair
+# The fresh-rows acceptance call (docs/fuzz.md "Fresh rows"): side by side, the committed corpus
+#   refiled by today's rules (`buglist refile`: re-keyed, pending buckets minimized, every nvFuser
+#   bucket rechecked and re-filed, every repro.min.py run outside fmin) and two campaigns of FMIN_T
+#   seconds at the same --jobs, each minimizing and filing its new buckets: `tests`, seeded from
+#   nvFuser's own Python tests (TESTS, an nvFuser checkout carried along: .fuser-head) with
+#   --feedback; `corpus`, seeded from the corpus scripts (corpus/*.py corpus/seeds). Then every
+#   filed repro.min.py of both run outside fmin and scripts/compare_feedback.py. Knobs: FMIN_T
+#   (240), JOBS (5 each), MT (30), MB (90), SEED (2031), DEADLINE (545). Leaves under $OUT:
+#   versions.txt, {tests,corpus}.{txt,json}, outside.txt, compare.txt, pair.tgz (both corpora and
+#   the refiled one, packed as each ends), refile/ (the refile's own files).
+cmd_pair() {
+  local W=/tmp/fmin-h200/pair T=${FMIN_T:-240} MB=${MB:-90} c
+  local -a pids=()
+  rm -rf "$W" && mkdir -p "$W" "$OUT/refile"
+  activate "$OUT/versions.txt"
+  set -uo pipefail
+  ( OUT=$OUT/refile JOBS=4 MT=90 MB=150 DEADLINE=520 timeout 560 bash scripts/gpu.sh buglist refile \
+      > "$OUT/refile/log.txt" 2>&1 ) &
+  pids+=($!)
+  local common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOBS:-5}" --time "$T" --seed "${SEED:-2031}"
+                --timeout 120 --minimize-time "${MT:-30}" --minimize-budget "$MB" -q)
+  for c in tests corpus; do
+    local seeds=("${TESTS:-.fuser-head}") extra=(--feedback)
+    # shellcheck disable=SC2206
+    [ "$c" = corpus ] && seeds=(corpus/*.py corpus/seeds) && extra=()
+    { timeout $((T + MB + 120)) python3 -m minimizer fuzz "${common[@]}" --seeds "${seeds[@]}" "${extra[@]}" \
+        --corpus "$W/$c" --summary "$OUT/$c.json" > "$OUT/$c.txt" 2>&1
+      echo "$c campaign exit status $? at ${SECONDS}s" >> "$OUT/$c.txt"
+      tar czf "$OUT/$c.tgz" -C "$W" "$c"
+      DEADLINE=${DEADLINE:-545} outside "$W/$c" "$OUT/outside-$c.txt"; } &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  echo "done at ${SECONDS}s" >> "$OUT/versions.txt"
+  python3 scripts/compare_feedback.py "tests=$OUT/tests.json:$W/tests" "corpus=$OUT/corpus.json:$W/corpus" \
+      > "$OUT/compare.txt" 2>&1
+  cat "$OUT/versions.txt" "$OUT/compare.txt"; tail -3 "$OUT/refile/log.txt"
+}
+
 # ---------------------------------------------------------------- dispatch
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 sub=${1:-}
 [ $# -gt 0 ] && shift
 case "$sub" in
-  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage) "cmd_$sub" "$@" ;;
+  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage|pair) "cmd_$sub" "$@" ;;
   trim-check) cmd_trim_check "$@" ;;
   *) usage ;;
 esac

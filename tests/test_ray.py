@@ -43,7 +43,8 @@ def cluster():
     # test session's handlers go back when the cluster does (as RayRunner does for its own)
     from minimizer.cluster.runner import restore_signal_handlers, signal_handlers
     saved = signal_handlers()
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1")   # this machine alone, on the loopback
     try:
         yield ray.get_runtime_context().gcs_address
     finally:

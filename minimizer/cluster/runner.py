@@ -75,8 +75,11 @@ def connect(ray_opt: RayOptions) -> bool:
     env = {}
     if ray_opt.ship_code:
         env = {"py_modules": [os.path.join(code_root(), "minimizer")], "excludes": ["__pycache__", "*.pyc"]}
+    # a cluster of this machine alone ("local") listens on the loopback: Ray would otherwise bind
+    # the address of the default route, which a sandbox or a laptop off its network may not route
+    local = {"_node_ip_address": "127.0.0.1"} if ray_opt.address == "local" else {}
     ray.init(address=ray_opt.address or None, include_dashboard=False, log_to_driver=False,
-             logging_level=logging.WARNING, runtime_env=env or None)
+             logging_level=logging.WARNING, runtime_env=env or None, **local)
     return True
 
 
