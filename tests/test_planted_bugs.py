@@ -4,17 +4,36 @@ on what the rule means (a bug planted in any of them fails a test in seconds):
 - the reduced-precision NVRTC family is decided by the log's *first* error;
 - the any-order rounding bound of a narrow scan is the textbook gamma_n bound, not a looser one
   (checked against the formula computed independently, and against real orders of accumulation);
-- a standalone run's verdict tells a wrong dtype (or shape) from a wrong value.
+- a standalone run's verdict tells a wrong dtype (or shape) from a wrong value;
+- a shift amount lies in [0, bit width): the width itself is out of range, for every integer dtype;
+- an integer result overflows at either end of its dtype, below the minimum as above the maximum;
+- the attachment's ``assert_close`` excuses nothing fmin's mismatch verdict calls wrong: its
+  tolerances are the documented ones, and a value just beyond them fails it;
+- minimized buckets merge as one program only with one owner, inputs of one dtype class and the
+  same validity rules broken (a dtype-mismatched alias is never its valid twin's bucket).
 """
 import math
+import os
 import random
+import re
 
+import pytest
 import torch
 
+from minimizer import dtypes
 from minimizer.backends.nvfuser_rootcause import reduced_precision_functions
-from minimizer.fuzz.filing import standalone
+from minimizer.fuzz.filing import plain_check, standalone
+from minimizer.fuzz.judging.today import TODAY
+from minimizer.fuzz.store.finding import Finding
+from minimizer.fuzz.store.key import MISMATCH, BucketKey
+from minimizer.fuzz.store.rekey import merge_equal_programs
+from minimizer.fuzz.store.store import Store
 from minimizer.ops.scans import narrow_bound
+from minimizer.oracle.compare import compare_one
 from minimizer.oracle.outcome import Outcome
+from minimizer.program import parse
+from minimizer.program.interpret import run
+from minimizer.program.validity import ValueWatch, violations
 
 
 # ---------------------------------------------------------------- NVRTC: the first error decides
@@ -110,3 +129,86 @@ def test_a_wrong_dtype_is_not_taken_for_a_wrong_value():
     dtype = {"kind": "mismatch", "differs": "dtype"}
     assert not standalone.reproduces(dtype, _raised("wrong result (values) in output 0: Tensor-likes are not close!"))[0]
     assert standalone.reproduces(dtype, _raised("wrong result (dtype) in output 0: ..."))[0]
+
+
+# ---------------------------------------------------------------- a fusion script, as the fuzzer prints one
+def _script(input_dtypes: list[str], *lines: str, n: int = 3) -> str:
+    """A ``nvfuser_direct`` script whose inputs ``T0, T1, ...`` are 1-d tensors of ``n`` elements
+    of ``input_dtypes`` (DataType names), with ``lines`` as its body."""
+    decls = [f"    T{k} = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.{dt}, is_cpu=False)"
+             for k, dt in enumerate(input_dtypes)]
+    made = [f"    torch.testing.make_tensor(({n},), dtype=torch.{dtypes.torch_name(dtypes.to_torch(dt))}, device='cuda'),"
+            for dt in input_dtypes]
+    return "\n".join(["import torch", "from nvfuser_direct import FusionDefinition, DataType", "",
+                      "def nvfuser_fusion(fd : FusionDefinition) -> None :", *decls, *(f"    {x}" for x in lines),
+                      "", "with FusionDefinition() as fd:", "    nvfuser_fusion(fd)", "", "inputs = [", *made, "]",
+                      "fd.execute(inputs)", ""])
+
+
+def _static_rules(text: str) -> list[str]:
+    return [v.rule for v in violations(text)]
+
+
+def _value_rules(text: str, *inputs: torch.Tensor) -> list[str]:
+    """The value rules a reference run of ``text`` on ``inputs`` breaks."""
+    p = parse(text)
+    w = ValueWatch()
+    run(p.stmts, list(inputs), frontend=p.dialect.frontend, watch=w)
+    return [v.rule for v in w.found]
+
+
+# ---------------------------------------------------------------- shift amounts lie in [0, bit width)
+#: nvFuser's integer DataTypes (``dtypes.INTEGRAL`` but ``Index``, which is ``Int``) and their widths
+WIDTHS = {"Int32": 32, "Int": 64, "UInt64": 64}
+SHIFTS = ("bitwise_left_shift", "bitwise_right_shift", "logical_right_shift")
+
+
+@pytest.mark.parametrize("dt", sorted(WIDTHS))
+def test_a_constant_shift_by_the_bit_width_is_out_of_range(dt):
+    """Amounts 0 and width - 1 are defined; the width itself and -1 are not (C++ and CUDA)."""
+    w = WIDTHS[dt]
+    for op in SHIFTS:
+        rules = {k: _static_rules(_script([dt], f"T1 = fd.ops.{op}(T0, {k})", "fd.add_output(T1)"))
+                 for k in (0, w - 1, w, -1)}
+        assert rules == {0: [], w - 1: [], w: ["shift-amount"], -1: ["shift-amount"]}, (op, rules)
+
+
+@pytest.mark.parametrize("dt", ["Int32", "Int"])   # torch shifts no UInt64 on the CPU: nothing to watch
+def test_a_tensor_of_shift_amounts_reaching_the_bit_width_is_out_of_range(dt):
+    w, t = WIDTHS[dt], dtypes.to_torch(dt)
+    x = torch.tensor([5, -7, 3], dtype=t)
+    for op in SHIFTS:
+        text = _script([dt, dt], f"T2 = fd.ops.{op}(T0, T1)", "fd.add_output(T2)")
+        got = {tuple(ks): _value_rules(text, x, torch.tensor(ks, dtype=t))
+               for ks in ([0, 1, w - 1], [0, w, 1], [0, -1, 1])}
+        assert got == {(0, 1, w - 1): [], (0, w, 1): ["shift-amount"], (0, -1, 1): ["shift-amount"]}, (op, got)
+
+
+# ---------------------------------------------------------------- integer overflow at either end
+def _overflow_cases(dt: str):
+    """(what, the line, its inputs, does it overflow): each overflowing result next to one that
+    lands exactly on the end of the range it crosses (which fits)."""
+    info = torch.iinfo(dtypes.to_torch(dt))
+    big = 2 ** (info.bits - 2)   # a quarter of the range
+    yield "neg of min (above max)", "neg(T0)", [info.min], True
+    yield "neg of -max (= max)", "neg(T0)", [-info.max], False
+    yield "abs of min (above max)", "abs(T0)", [info.min], True
+    yield "max + 1 (above max)", "add(T0, T1)", [info.max, 1], True
+    yield "max - 1 + 1 (= max)", "add(T0, T1)", [info.max - 1, 1], False
+    yield "min - 1 (below min)", "sub(T0, T1)", [info.min, 1], True
+    yield "min + 1 - 1 (= min)", "sub(T0, T1)", [info.min + 1, 1], False
+    yield "-2 - max (min - 1, below min)", "sub(T0, T1)", [-2, info.max], True
+    yield "(-big - 1) * 2 (min - 2, below min)", "mul(T0, T1)", [-big - 1, 2], True
+    yield "-big * 2 (= min)", "mul(T0, T1)", [-big, 2], False
+    yield "-big * 4 (twice below min)", "mul(T0, T1)", [-big, 4], True
+
+
+@pytest.mark.parametrize("dt", ["Int32", "Int"])
+def test_an_integer_result_below_the_minimum_overflows_as_one_above_the_maximum(dt):
+    """Int32 is exact in float64; Int64's ends are not (max and max + 1 both read 2**63 there), so
+    these are the cases a float64-only comparison gets wrong."""
+    t = dtypes.to_torch(dt)
+    for what, line, vals, overflows in _overflow_cases(dt):
+        text = _script([dt] * len(vals), f"T9 = fd.ops.{line}", "fd.add_output(T9)", n=1)
+        got = _value_rules(text, *(torch.tensor([v], dtype=t) for v in vals))
+        assert got == (["int-overflow"] if overflows else []), (dt, what, got)
