@@ -212,3 +212,88 @@ def test_an_integer_result_below_the_minimum_overflows_as_one_above_the_maximum(
         text = _script([dt] * len(vals), f"T9 = fd.ops.{line}", "fd.add_output(T9)", n=1)
         got = _value_rules(text, *(torch.tensor([v], dtype=t) for v in vals))
         assert got == (["int-overflow"] if overflows else []), (dt, what, got)
+
+
+# ---------------------------------------------------------------- the attachment excuses nothing fmin calls wrong
+#: fmin's mismatch verdict, first step (``oracle/checks/mismatch.py``, docs/mismatch.md, ``oracle/compare.py``'s
+#: docstring): an output is right where |out - eager| <= atol + rtol * |eager|, with (rtol, atol) the
+#: ``torch.testing.assert_close`` defaults of its dtype, a complex dtype its component's, integers exact.
+#: Written here from those documents, not read from fmin: what the attachment writes is checked against it.
+DOCUMENTED = {"Double": (1e-7, 1e-7), "Float": (1.3e-6, 1e-5), "BFloat16": (1.6e-2, 1e-5), "Half": (1e-3, 1e-5),
+              "ComplexFloat": (1.3e-6, 1e-5), "ComplexDouble": (1e-7, 1e-7), "Int32": (0.0, 0.0), "Int": (0.0, 0.0)}
+#: how close to fmin's tolerance the values tried lie: a widening by this much or more fails
+MARGIN = 1e-2
+_SAME_SIZE_INT = {2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def _neg_section(dt: str, n: int) -> str:
+    """The check section an attachment of ``-T0`` (``n`` elements of ``dt``, the result cast back
+    to ``dt``: nvFuser computes Half in Float) ends with."""
+    p = parse(_script([dt], "T1 = fd.ops.neg(T0)", f"T2 = fd.ops.cast(T1, dtype=DataType.{dt})",
+                      "fd.add_output(T2)", n=n))
+    return "\n".join(plain_check.section(p, "outputs", "inputs", "fmin check repro.min.py --mismatch"))
+
+
+def _attachment_says(dt: str, want: torch.Tensor, got: torch.Tensor) -> str | None:
+    """The attachment's check of ``-T0`` run where eager gives ``want`` and the fusion gave ``got``:
+    the AssertionError's words, or None."""
+    x = -want
+    g = {"torch": torch, "outputs": [got], "inputs": [x], "inputs_before": [x.clone()]}
+    try:
+        exec(_neg_section(dt, want.numel()), g)
+    except AssertionError as err:
+        return str(err)
+    return None
+
+
+def _next(x: torch.Tensor, up: bool) -> torch.Tensor:
+    """The neighbouring value of ``x``'s floating dtype (``x`` > 0), up or down."""
+    return (x.view(_SAME_SIZE_INT[x.element_size()]) + (1 if up else -1)).view(x.dtype)
+
+
+def _around(e: torch.Tensor, rtol: float, atol: float) -> tuple[torch.Tensor, torch.Tensor, float]:
+    """For a one-element ``e`` > 0: the largest value of its dtype within (1 - MARGIN) times the
+    documented tolerance above it, the smallest beyond (1 + MARGIN) times it, and how far that
+    one lies (in tolerances)."""
+    tol = atol + rtol * float(e)
+    inside = torch.tensor([float(e) + (1 - MARGIN) * tol], dtype=torch.float64).to(e.dtype)
+    if float(inside) > float(e) + (1 - MARGIN) * tol:
+        inside = _next(inside, False)
+    beyond = torch.tensor([float(e) + (1 + MARGIN) * tol], dtype=torch.float64).to(e.dtype)
+    if float(beyond) <= float(e) + (1 + MARGIN) * tol:
+        beyond = _next(beyond, True)
+    return inside, beyond, (float(beyond) - float(e)) / tol
+
+
+@pytest.mark.parametrize("dt", sorted(DOCUMENTED))
+def test_the_attachment_writes_the_documented_tolerance(dt):
+    written = re.search(r"tol=(\{.*?\})\):", _neg_section(dt, 3))
+    table = eval(written.group(1), {"torch": torch})
+    t = dtypes.to_torch(dt)
+    assert table.get(t, (0, 0)) == DOCUMENTED[dt], (dt, table)
+
+
+@pytest.mark.parametrize("dt", ["Double", "Float", "BFloat16", "Half"])
+def test_a_value_just_beyond_fmins_tolerance_fails_the_attachment(dt):
+    """Among 256 values of [1, 2) in ``dt``, the one whose next value beyond the tolerance lies
+    closest to it: fmin's verdict (``compare_one``, the mismatch check's first step) and the
+    attachment both call that value wrong, and every value just within the tolerance right."""
+    rtol, atol = DOCUMENTED[dt]
+    es = (1 + torch.arange(256, dtype=torch.float64) / 256).to(dtypes.to_torch(dt))
+    ins, outs, far = zip(*(_around(e.reshape(1), rtol, atol) for e in es))
+    k = min(range(len(es)), key=lambda i: far[i])
+    assert far[k] < 1 + 5 * MARGIN, far[k]   # sharp: a widening by 5 % is noticed
+    inside, beyond = torch.cat(ins), es.clone()
+    beyond[k] = outs[k][0]
+    assert compare_one(inside, es).ok and not compare_one(beyond, es).ok   # the documented rule is fmin's
+    assert _attachment_says(dt, es, inside) is None
+    said = _attachment_says(dt, es, beyond)
+    assert said is not None and said.startswith("wrong result (values) in output 0"), said
+
+
+@pytest.mark.parametrize("dt", ["Int32", "Int"])
+def test_an_integer_one_off_fails_the_attachment(dt):
+    es = torch.tensor([3, -2, 7], dtype=dtypes.to_torch(dt))
+    assert _attachment_says(dt, es, es.clone()) is None
+    said = _attachment_says(dt, es, es + torch.tensor([0, 1, 0], dtype=es.dtype))
+    assert said is not None and said.startswith("wrong result (values) in output 0"), said
