@@ -23,7 +23,7 @@ import torch
 from minimizer import dtypes
 from minimizer.backends.nvfuser_rootcause import reduced_precision_functions
 from minimizer.fuzz.filing import plain_check, standalone
-from minimizer.fuzz.judging.today import TODAY
+from minimizer.fuzz.judging.today import TODAY, rekey
 from minimizer.fuzz.store.finding import Finding
 from minimizer.fuzz.store.key import MISMATCH, BucketKey
 from minimizer.fuzz.store.rekey import merge_equal_programs
@@ -297,3 +297,76 @@ def test_an_integer_one_off_fails_the_attachment(dt):
     assert _attachment_says(dt, es, es.clone()) is None
     said = _attachment_says(dt, es, es + torch.tensor([0, 1, 0], dtype=es.dtype))
     assert said is not None and said.startswith("wrong result (values) in output 0"), said
+
+
+# ---------------------------------------------------------------- one program, one bucket: but only of one owner, class, rules
+def _alias_cumsum(x: str, into: str, n: int = 3) -> str:
+    """A cumsum of a ``x`` input returned and written into a ``into`` input (bucket cd067938e9c4's
+    program): where the two dtypes differ it breaks alias-dtype."""
+    return _script([x, into], "T2 = fd.ops.cumsum(T0, dim=0)", "fd.add_output(T2)", "fd.add_output(T2, T1)", n=n)
+
+
+def _minimized(root: str, op: str, script: str, owner: str = "nvfuser", examples=("1.0.0",)) -> str:
+    """A minimized nvFuser wrong-result bucket whose minimal repro is ``script``, filed under the key
+    its first differing output gave (``op``: each bucket its own). Returns its id."""
+    store = Store(root)
+    key = BucketKey(MISMATCH, "nvfuser", difference="values", ops=(op,))
+    for ex in examples:
+        d, _ = store.add(Finding("mismatch", owner, key, "nvfuser outputs differ from the reference"), script, ex,
+                         "nvfuser")
+    with open(os.path.join(d, "reduced.py"), "w", encoding="utf-8") as f:
+        f.write(script)
+    store.mark_minimized(key, {"ops_before": 9, "ops_after": 1})
+    return os.path.basename(d)
+
+
+def _merged(tmp_path, a: tuple, b: tuple) -> list:
+    """Buckets ``a`` and ``b`` (``_minimized``'s arguments after the op) merged as a re-key merges
+    minimized buckets of one program: the buckets left, as (examples, count)."""
+    root = str(tmp_path / "corpus")
+    _minimized(root, "sub", *a)
+    _minimized(root, "mul", *b)
+    merge_equal_programs(Store(root), TODAY.form)
+    return sorted((sorted(m.examples), m.count) for m in Store(root).buckets())
+
+
+def test_a_dtype_mismatched_alias_is_not_its_valid_twins_bucket(tmp_path):
+    """The gap this closes: one program up to dtypes, so they merged; and re-keying a corpus
+    (``fmin merge-findings``: keys from the repros, then equal keys and equal programs merged)
+    keeps them apart too."""
+    bad, twin = _alias_cumsum("BFloat16", "Float"), _alias_cumsum("Float", "Float")
+    assert _static_rules(bad) == ["alias-dtype"] and _static_rules(twin) == []
+    assert len(_merged(tmp_path, (bad, "nvfuser", ["1.0.0"]), (twin, "nvfuser", ["1.0.1"]))) == 2
+    root = str(tmp_path / "again")
+    _minimized(root, "sub", bad)
+    _minimized(root, "mul", twin)
+    rekey(root)
+    assert sorted(str(m.key) for m in Store(root).buckets()) == [
+        "nvfuser mismatch values: cumsum", "nvfuser mismatch values: cumsum (breaks alias-dtype)"]
+
+
+def test_buckets_that_differ_only_in_the_rules_they_break_stay_apart(tmp_path):
+    """Float into Double breaks alias-dtype, Double into Double does not: inputs of one class."""
+    bad, twin = _alias_cumsum("Float", "Double"), _alias_cumsum("Double", "Double")
+    assert _static_rules(bad) == ["alias-dtype"] and _static_rules(twin) == []
+    assert len(_merged(tmp_path, (bad, "nvfuser", ["1.0.0"]), (twin, "nvfuser", ["1.0.1"]))) == 2
+
+
+def test_buckets_that_differ_only_in_their_dtypes_class_stay_apart(tmp_path):
+    half, single = _alias_cumsum("Half", "Half"), _alias_cumsum("Float", "Float")
+    assert _static_rules(half) == _static_rules(single) == []
+    assert len(_merged(tmp_path, (half, "nvfuser", ["1.0.0"]), (single, "nvfuser", ["1.0.1"]))) == 2
+
+
+def test_buckets_that_differ_only_in_their_owner_stay_apart(tmp_path):
+    """fmin's finding (its reference's translation disagrees) is not the backend's bug."""
+    p = _alias_cumsum("Float", "Float")
+    assert len(_merged(tmp_path, (p, "nvfuser", ["1.0.0"]), (p, "fmin", ["1.0.1"]))) == 2
+
+
+def test_one_program_in_other_sizes_and_dtypes_of_a_class_is_one_bucket_keeping_its_examples(tmp_path):
+    a, b = _alias_cumsum("Float", "Float", n=3), _alias_cumsum("Double", "Double", n=5)
+    assert _merged(tmp_path, (a, "nvfuser", ["1.0.0", "1.0.2"]), (b, "nvfuser", ["2.0.7"])) == \
+        [(["1.0.0", "1.0.2", "2.0.7"], 3)]
+    c, d = _alias_cumsum("Half", "Half", n=3), _alias_cumsum("BFloat16", "BFloat16", n=4)
+    assert _merged(tmp_path / "half", (c, "nvfuser", ["1.0.0"]), (d, "nvfuser", ["1.0.1"])) == [(["1.0.0", "1.0.1"], 2)]
