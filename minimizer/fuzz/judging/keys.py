@@ -22,8 +22,8 @@
 
 A bucket keeps its identity when its key changes (it is minimized, or fmin learns a rule): its
 directory is its first key's, later keys are its aliases (``store.Store``). Two minimized
-buckets whose repros are one program up to names, sizes and dtypes (``canonical_form``) are one
-bucket.
+buckets of one owner whose repros are one program up to names, sizes and dtypes of one class,
+breaking the same validity rules (``merge_form``), are one bucket.
 
 The key is the same function of what a corpus stores (``outcome.json``, ``original.py``,
 ``repro.min.py``, ``finding.json``), so an existing corpus is re-keyed offline
@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ... import dtypes as nv_dtypes
 from ...model import DType, Program, Ref, TensorArg
 from ...oracle.rootcause import rootcause, site_and_message
 from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
@@ -182,6 +183,31 @@ def canonical_form(program: Program) -> str:
     return "\n".join(lines)
 
 
+def merge_form(program: Program) -> str:
+    """What two minimized buckets must share to merge (``store.rekey.merge_equal_programs``, which
+    adds their kind, backend and owner): one ``canonical_form``, inputs of the same dtype classes
+    in order (``dtype_class``: a bug met in Half and in BFloat16 is one, one met in Float and in
+    Half may not be) and the same validity rules broken (``broken_rules``). Without the rules a
+    BFloat16 value written into a Float input would merge with its well-defined twin, a Float
+    value written into a Float input: one program up to dtypes, but the first is ill-defined,
+    and its wrong result is the rule's, never the compiler's."""
+    classes = []
+    for s in program.input_stmts():
+        dt = s.arg("dtype")
+        name = dt.name if isinstance(dt, DType) else ("Float" if s.call == "define_tensor" else "?")
+        classes.append(_dtype_class_of(name))
+    return "\n".join([canonical_form(program), f"input dtypes {', '.join(classes)}",
+                      f"breaks {', '.join(broken_rules(program))}"])
+
+
+def _dtype_class_of(nv_name: str) -> str:
+    """The class (``dtype_class``) of an nvFuser DataType name; the name itself where torch has none."""
+    try:
+        return dtype_class(nv_dtypes.torch_name(nv_dtypes.to_torch(nv_name)))
+    except KeyError:
+        return nv_name
+
+
 def _canon(v, names: dict, size: bool) -> str:
     if isinstance(v, Ref):
         return names.get(v.name, "?")
@@ -287,5 +313,5 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
     return None
 
 
-__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form",
+__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form", "merge_form",
            "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "bucket_key"]

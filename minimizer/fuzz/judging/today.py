@@ -20,7 +20,7 @@ from ..store import merge as store_merge, rekey as store_rekey
 from ..store.key import BucketKey
 from ..store.record import Bucket
 from ..store.store import REDUCTION_FILES, Store, joined_particulars, read_stored, reduced_path, write_stored
-from .keys import bucket_key, canonical_form, traits
+from .keys import bucket_key, merge_form, traits
 from .oracles import failure_owner
 
 
@@ -55,7 +55,7 @@ class TodaysRules:
 
     def form(self, script: str | None) -> str | None:
         program = _program(script)
-        return None if program is None else canonical_form(program)
+        return None if program is None else merge_form(program)
 
     def traits(self, script: str | None) -> dict:
         return traits(_program(script))

@@ -27,7 +27,9 @@ class Rules(Protocol):
         key), or None: it is no such bucket."""
 
     def form(self, script: str | None) -> str | None:
-        """A minimal repro's program up to names, sizes and dtypes (None: it cannot be read)."""
+        """What a minimal repro must share with another to be one bug (with the bucket's kind,
+        backend and owner): its program up to names, sizes and dtypes of one class, and the
+        validity rules it breaks (None: it cannot be read)."""
 
     def traits(self, script: str | None) -> dict:
         """The dtypes and ranks of a program's inputs (``judging.keys.traits``)."""
@@ -37,8 +39,8 @@ def rekey(root: str, rules: Rules) -> dict:
     """Every bucket of the corpus at ``root`` keyed by ``rules`` from what it stores. An
     order/layout bucket whose stored variant *fails* becomes that failure's bucket first
     (``Rules.as_failure``). Buckets whose keys coincide merge (``Store.move``), and so do
-    minimized ones whose repros are one program up to names, sizes and dtypes
-    (``merge_equal_programs``); every bucket keeps its id, a merge the first seen's. A bucket of
+    minimized ones whose repros are one program up to names, sizes and dtypes of one class, that
+    break the same validity rules (``merge_equal_programs``); every bucket keeps its id, a merge the first seen's. A bucket of
     an older fmin, which did not count its examples' dtypes and ranks, counts its original's (one
     example; a merge adds them up).
     Returns ``{"buckets_before": n, "buckets_after": n, "moved": n (re-keyed alone), "merged": n,
@@ -81,8 +83,7 @@ def _rekey_one(store: Store, key: BucketKey, rules: Rules) -> None:
 def rekey_minimized(store: Store, key: str | BucketKey, rules: Rules) -> str:
     """A bucket just minimized, keyed by ``rules`` from its minimal repro and its run: it keeps
     its id (the new key's text is an alias of it); a bucket whose key this makes equal to
-    another's, or whose repro is another minimized bucket's program up to names, sizes and
-    dtypes, merges with it. Returns the text of the bucket's key now."""
+    another's, or whose repro has another minimized bucket's ``Rules.form``, merges with it. Returns the text of the bucket's key now."""
     m = store.meta(key)
     if m is None:
         return str(key)
@@ -109,8 +110,10 @@ def merge_equal_keys(store: Store) -> list[tuple[str, str]]:
 def merge_equal_programs(store: Store, form: Callable[[str | None], str | None],
                          only: str | BucketKey | None = None) -> list[tuple[str, str]]:
     """Merge minimized buckets of one kind, backend and owner whose minimal repros have one
-    ``form`` (``Rules.form``: one program up to names, sizes and dtypes): one bug met in other
-    sizes and dtypes, however the backend worded it. ``only``: a key whose bucket alone is
+    ``form`` (``Rules.form``: one program up to names, sizes and dtypes of one class, breaking the
+    same validity rules): one bug met in other sizes and dtypes, however the backend worded it.
+    Owner, dtype classes and broken rules keep apart what only looks alike: fmin's finding and
+    the backend's, a Half bug and a Float one, an ill-defined program and its well-defined twin. ``only``: a key whose bucket alone is
     compared with the others (a bucket just minimized). Returns (absorbed id, id it is in now)
     pairs."""
     def form_of(m: Bucket, d: str):

@@ -1,4 +1,10 @@
-"""int-overflow: an integer result fits its dtype (recomputed in float64 by the reference)."""
+"""int-overflow: an integer result fits its dtype (recomputed in float64 by the reference).
+
+Both ends count: a result below the dtype's minimum (``-x`` of a small value, a sub or a product
+going down) is as undefined as one above its maximum. float64 holds every Int32 result exactly,
+but not an Int64 one within a few hundred of its ends: ``-min`` (2**63) and ``max`` both round to
+2**63, ``min - 1`` and ``min`` both to -2**63. There the sign of the result torch computed tells
+them apart: one that left the range wrapped around to the other sign."""
 from __future__ import annotations
 
 import torch
@@ -27,7 +33,10 @@ class IntOverflow(Rule):
         if not isinstance(exact, torch.Tensor) or not exact.is_floating_point():
             return None
         info = torch.iinfo(out.dtype)
-        if exact.numel() and bool(((exact > info.max) | (exact < info.min)).any()):
+        end = 2.0 ** (info.bits - 1)   # the float64 of -min, and of max rounded where it cannot hold it
+        above = (exact > info.max) | ((exact >= end) & (out < 0))
+        below = (exact < info.min) | ((exact <= -end) & (out >= 0))
+        if exact.numel() and bool((above | below).any()):
             return (f"fd.ops.{s.op} gives {dtype_name(out)} values beyond its range "
                     f"(up to {float(exact.abs().max()):.3g})")
         return None
