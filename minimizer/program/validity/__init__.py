@@ -31,7 +31,7 @@ asked, so a rule registered later (a plugin's) is among them.
 """
 from __future__ import annotations
 
-from .aliasing import aliased_inputs, computed_from
+from .aliasing import aliased_inputs
 from . import base
 from .base import Rule, Violation, register
 from .judge import InvalidProgram, check, enforced_for, violations
@@ -54,5 +54,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "VALUE_PARAM_RULES", "InvalidProgram", "Rule", "Violation", "ValueWatch",
-           "aliased_inputs", "check", "computed_from", "computed_values", "enforced_for", "input_values", "misfit",
+           "aliased_inputs", "check", "computed_values", "enforced_for", "input_values", "misfit",
            "register", "violations"]
