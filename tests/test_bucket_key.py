@@ -95,7 +95,7 @@ def test_a_generator_key_says_the_exception_with_numbers_masked():
 # ---------------------------------------------------------------- finding.json
 FULL = BucketKey(kind=MISMATCH, label="nvfuser", status="error", cause="c", site="f.cpp:g", message="m",
                  difference="dtype", detail="int for bool", ops=("cast", "where"), output_dtype="bool",
-                 rules=("alias-read",), mechanism="index type", variant="layout", schedulers=("pointwise",),
+                 rules=("alias-twice",), mechanism="index type", variant="layout", schedulers=("pointwise",),
                  seeded=True, verbatim="nvfuser mismatch as an older fmin wrote it")
 
 
@@ -144,8 +144,8 @@ def test_keys_of_older_forms_migrate_with_their_parts():
     assert (change.kind, change.variant, change.status, change.site) == \
         (OUTCOME_CHANGE, "layout", "error", "tensor_metadata.cpp:validateAllocationSizesAndStrides")
     assert change.verbatim == text == str(change)
-    broken = key_of("nvfuser mismatch shape (another extent) (breaks alias-read)", "mismatch")
-    assert (broken.detail, broken.rules, broken.verbatim) == ("another extent", ("alias-read",), None)
+    broken = key_of("nvfuser mismatch shape (another extent) (breaks alias-twice)", "mismatch")
+    assert (broken.detail, broken.rules, broken.verbatim) == ("another extent", ("alias-twice",), None)
 
 
 # ---------------------------------------------------------------- nothing parses a key back

@@ -14,6 +14,7 @@ from minimizer.fuzz.store import record
 
 DATA = os.path.join(ROOT, "tests", "data", "classes")
 FROZEN = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")
+CORPUS = os.path.join(ROOT, "corpus", "findings")
 
 
 class Violation:
@@ -65,11 +66,65 @@ def test_the_validity_module_sends_the_real_invalid_rows_to_missing_checks():
     assert classes.decide(meta, script, outcome).cls == "bug"
 
 
-def test_a_value_rule_the_reference_run_recorded_makes_a_missing_check():
-    meta, script, outcome = _bucket("86acf0590d80")
-    outcome = {**outcome, "undefined": [{"rule": "int-overflow", "message": "prod of Int64 overflows"}]}
-    assert classes.decide(meta, script, outcome, violations=None) == \
+OVERFLOW = [{"rule": "int-overflow", "message": "prod of Int64 overflows"}]
+
+
+def test_a_value_rule_the_reference_run_recorded_excuses_a_wrong_value():
+    """654fc7bb8aa3, a wrong value: with an overflow its reference run recorded, the values have
+    no single right answer, so the program's failing check is what is missing."""
+    meta, script, outcome = _bucket("654fc7bb8aa3")
+    assert classes.decide(meta, script, {**outcome, "undefined": OVERFLOW}, violations=None) == \
         classes.Decision("missing-check", "prod of Int64 overflows", "int-overflow")
+    wrong_dtype = dataclasses.replace(meta, key=dataclasses.replace(meta.key, difference="dtype"))
+    assert classes.decide(wrong_dtype, script, {**outcome, "undefined": OVERFLOW}, violations=None).cls == "bug"
+
+
+def test_a_value_rule_excuses_a_failure_only_where_it_is_a_check_of_values():
+    """86acf0590d80 fails an internal assert (transform_replay.cpp:selfReplay) whatever the
+    values are: a recorded overflow leaves it a bug. The same bucket failing a device-side assert
+    (an index out of bounds, a check of values) is excused."""
+    meta, script, outcome = _bucket("86acf0590d80")
+    assert classes.decide(meta, script, {**outcome, "undefined": OVERFLOW}, violations=None) == classes.Decision("bug")
+    for kind, says in (("cuda", "nvfuser cuda: CUDA error: unspecified launch failure"),
+                       ("other", "RuntimeError: index out of range in self")):
+        by_values = {**outcome, "undefined": OVERFLOW, "error_kind": kind, "signature": says}
+        assert classes.decide(meta, script, by_values, violations=None).rule == "int-overflow", kind
+
+
+def test_a_static_break_of_a_value_rule_excuses_no_internal_assert():
+    """A shift by a constant out of range (``shift-amount``, found in the script without a run)
+    is a rule on values too: 86acf0590d80's internal assert with such a script stays a bug, while
+    a rule on the program's structure (``alias-twice``) still excuses it."""
+    validity = pytest.importorskip("minimizer.program.validity")
+    meta, _, outcome = _bucket("86acf0590d80")
+    shift = _bucket("654fc7bb8aa3")[1]
+    assert [v.rule for v in validity.violations(shift)] == ["shift-amount"]
+    assert classes.decide(meta, shift, outcome) == classes.Decision("bug")
+    assert classes.decide(meta, _bucket("687832e6d588")[1], outcome).rule == "alias-twice"
+
+
+def test_a_dead_overflow_leaves_a_failure_of_the_host_evaluation_a_bug():
+    """9b6cd5fbdead (corpus): nvFuser's host evaluation has no ``log1p`` ("Unexpected operator
+    type log1p"), whatever the values; an Int32 ``cumprod`` nothing reads overflows on the
+    reference, which its recheck recorded. A bug, not a missing check."""
+    meta, script, outcome = _bucket("9b6cd5fbdead", CORPUS)
+    assert [u["rule"] for u in meta.undefined] == ["int-overflow"] and "log1p" in outcome["signature"]
+    assert classes.decide(meta, script, outcome) == classes.Decision("bug")
+
+
+@pytest.mark.parametrize("bucket", ["33e76fa39276", "45c1b711f3a0", "e92efb83df42"])
+def test_a_wrong_value_of_an_input_read_while_written_is_a_bug(bucket):
+    """Corpus buckets that read an input an output is written into (a welford, a linear, an
+    embedding reads it): nvFuser orders the write after the reads (``segment_inplace_update``), so
+    the wrong value is a bug, not the missing check of a rule."""
+    meta, script, outcome = _bucket(bucket, CORPUS)
+    assert any(s.arg("alias_input") is not None for s in _outputs(script))   # it writes an input
+    assert classes.decide(meta, script, outcome) == classes.Decision("bug")
+
+
+def _outputs(script):
+    from minimizer.program import parse
+    return [s for s in parse(script).stmts if s.is_output]
 
 
 def test_a_layout_dependent_split_is_a_segmentation_difference():

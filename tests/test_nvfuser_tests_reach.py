@@ -5,10 +5,14 @@ copied from nvFuser; every fusion function in it must come back as a read seed.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from minimizer.harvest import nvfuser_tests
 from minimizer.fuzz.sources import seeded
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 HELPERS = '''\
 import torch
@@ -163,6 +167,20 @@ def test_outer(nvfuser_direct_test):
             fd.add_output(fd.ops.sin(t0))
 
         nvfuser_direct_test.exec_nvfuser(slipped, [torch.ones(2, 5, device="cuda")])
+
+
+def test_in_place_update_read_by_a_broadcast(nvfuser_direct_test):
+    inputs = [torch.randn(64, device="cuda"), torch.randn((), device="cuda")]
+
+    def fusion_func(fd: FusionDefinition):
+        vec = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float)
+        acc = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float)
+        bumped = fd.ops.add(acc, fd.define_scalar(1.0, dtype=DataType.Double))
+        spread = fd.ops.broadcast_in_dim(bumped, shape=[64], broadcast_dims=[])
+        fd.add_output(bumped, alias_input=acc)
+        fd.add_output(fd.ops.mul(vec, spread))
+
+    nvfuser_direct_test.exec_nvfuser(fusion_func, inputs)
 '''
 
 LEGACY_TESTS = '''\
@@ -294,7 +312,7 @@ NAMES = ["test_vector_input_as_a_list::fusion_func", "cast_back", "test_dtype_of
          "test_reference_from_the_data::definition", "test_code_length_before_execute::fusion_func",
          "test_rng_state_helpers::fusion_func", "test_on_hopper_only::fusion_func",
          "test_on_four_devices::fusion_func", "test_slipped_inside::slipped",
-         "test_wrong_inputs_on_purpose::checked"]
+         "test_wrong_inputs_on_purpose::checked", "test_in_place_update_read_by_a_broadcast::fusion_func"]
 #: fusion functions rightly left out, and the start of why
 LEFT_OUT = {"test_reach_legacy.py::definition": "its test failed before running it: RuntimeError: the test stops here"}
 
@@ -323,6 +341,46 @@ def test_every_fusion_function_is_read(reached):
 
 def ops(program):
     return [s.op for s in program.op_stmts()]
+
+
+def test_an_input_written_in_place_and_read_by_the_fusion_is_read(reached):
+    """The shape of nvFuser's ``test_issue2664_repro1`` (in this file's words): a scalar input
+    read through a broadcast and written in place. nvFuser orders the write after the reads."""
+    p = reached[1]["test_in_place_update_read_by_a_broadcast::fusion_func"]
+    assert ops(p) == ["add", "broadcast_in_dim", "mul"]
+    assert [s.arg("alias_input").name for s in p.stmts if s.is_output and s.arg("alias_input") is not None] == \
+        [p.stmts[1].outs[0]]
+
+
+CONTRACT = os.path.join(ROOT, "tests", "data", "nvfuser", "contract")
+#: fmin-syntax script -> the nvFuser test (NVIDIA/Fuser tests/python/direct/) whose fusion it builds
+MIRRORS = {"scalar_update_read_by_broadcast.py": "test_repro.py::test_issue2664_repro1",
+           "sum_of_broadcast_written_back.py": "test_repro.py::test_issue2664_repro2",
+           "two_scalars_updated.py": "test_repro.py::test_issue2664_repro3",
+           "implicit_broadcast_negated_in_place.py": "test_repro.py::test_issue2664_repro4",
+           "masked_softmax_with_updates.py": "test_python_frontend.py::test_issue4888",
+           "fused_add_rmsnorm.py": "test_tutorial.py::test_pdl"}
+
+
+def test_every_contract_script_names_the_test_it_mirrors():
+    assert sorted(f for f in os.listdir(CONTRACT) if f.endswith(".py")) == sorted(MIRRORS)
+
+
+@pytest.mark.parametrize("name", sorted(MIRRORS))
+def test_the_harvest_refuses_no_fusion_nvfusers_tests_expect_to_succeed(name):
+    """The fusions of nvFuser's tests that write into an input other ops of the fusion read, and
+    assert the right values: ``test_issue2664_repro1``..``4`` (``test_repro.py``),
+    ``test_issue4888`` (``test_python_frontend.py``) and ``test_pdl``'s fused add-rmsnorm
+    (``test_tutorial.py``), each rebuilt in fmin's syntax in ``tests/data/nvfuser/contract``
+    (``MIRRORS``). Each is a valid program (``validity``) and a seed the harvest's gate reads
+    (``seeded.read_seed``: the static check with every static rule)."""
+    from minimizer.program import validity
+    path = os.path.join(CONTRACT, name)
+    p = seeded.read_seed(path, None).program
+    written = validity.aliased_inputs(p)
+    read = {n for s in p.op_stmts() for n in s.uses()}
+    assert written and set(written) & read, "the script writes no input the fusion reads"
+    assert validity.violations(p) == []
 
 
 def test_a_list_input_stands_for_its_items(reached):

@@ -525,11 +525,6 @@ def SIZE(s: Stmt, at: Reach) -> tuple[Stmt, int | None]:
     return one_dim(s, r, p, None), None
 
 
-
-#: the ops that read a tensor's extents, not its elements
-_METADATA = frozenset({"metadata"})
-
-
 def _op(name, params, ref, doc, dim_rule, bypass=("arg",), **kw):
     """A shape op, with how FewerDims renumbers its dim arguments (``dim_rule``)."""
     register(OpSpec(name, "shape", params, ref=ref, bypass=bypass, doc=doc, generate=GEN[name],
@@ -564,11 +559,10 @@ _op("stride_order", (_ARG, Param("stride_order", "ints")), _stride_order,
     "a copy with the given allocation order", bcast_rule=keep_bcast, tags=frozenset({"layout", "copy"}),
     dim_rule=STRIDE_ORDER)
 _op("shape", (_ARG,), _shape, "x.shape (legacy: a Vector; direct: a list of Int scalars)", bypass=(),
-    dim_rule=NOT_FOLLOWED, tags=_METADATA)
-_op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=(), dim_rule=SIZE,
-    tags=_METADATA)
+    dim_rule=NOT_FOLLOWED)
+_op("size", (_ARG, Param("dim", "int")), _size, "x.size(dim) as an Int scalar", bypass=(), dim_rule=SIZE)
 _op("at", (Param("arg", "shape"), Param("index", "int")), _at, "vector[index]", bypass=(),
-    frontends=LEGACY_ONLY, dim_rule=NOT_FOLLOWED, tags=_METADATA)
+    frontends=LEGACY_ONLY, dim_rule=NOT_FOLLOWED)
 _op("tensor_sizes", (_ARG,), _shape,
     "one Int scalar per dim (a variable number of results: n_outputs=-1)",
-    bypass=(), frontends=LEGACY_ONLY, n_outputs=-1, dim_rule=NOT_FOLLOWED, tags=_METADATA)
+    bypass=(), frontends=LEGACY_ONLY, n_outputs=-1, dim_rule=NOT_FOLLOWED)

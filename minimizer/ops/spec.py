@@ -196,9 +196,6 @@ TAGS = {
     # what the rules of a well-defined program (``program.validity``) judge: each rule names the
     # tags of the ops it applies to, so no rule keeps a list of op names of its own
     "alias-write": "with an alias_input, writes its output into that fusion input in place (the alias rules)",
-    "metadata": "reads its operand's extents, not its elements (alias-read: no read of the written input)",
-    "new-segment": "its result starts a new segment, which nvFuser does not order after another segment's "
-                   "write (alias-read: no elementwise read of the written input)",
     "shift": "shifts its lhs by its rhs bits (shift-amount)",
     "int-arith": "integer arithmetic whose result can overflow its dtype (int-overflow: recomputed in float64)",
     "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",

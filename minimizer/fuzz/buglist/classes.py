@@ -5,9 +5,12 @@ it goes there: an internal assert, a crash or a wrong result of a **valid** prog
 else fmin finds is kept, in a section of its own:
 
 * **missing check**: the program breaks a rule of a well-defined fusion (``program.validity``:
-  an output aliased into an input that the fusion also reads, a shift out of range, an integer
-  overflow ...) and the compiler accepted it. Whatever it computed is not a wrong result; what is
-  missing is a check that refuses the program. One row per rule;
+  an input written by two outputs, a shift out of range, an integer overflow ...) and the
+  compiler accepted it. Whatever it computed is not a wrong result; what is missing is a check
+  that refuses the program. One row per rule. A rule on values (a value rule: an overflow, a
+  cast out of range) excuses only a verdict the values decide (``depends_on_values``: a wrong
+  value, a failed check of values such as an index out of bounds); an internal assert, a compile
+  error or a crash that happens whatever the values are is a bug of the program all the same;
 * **segmentation**: a kernel split that depends on the inputs' layout or order (a performance
   observation, not a wrong answer), where the backend does not say it is expected
   (``Policy.expected_segmentation``: a reshape without a view is a copy, a transposed input
@@ -33,8 +36,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ... import backends
+from ..judging.keys import difference
 from ..judging.property import differs
-from ..store.key import SEGMENTATION, BucketKey
+from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
 from ..store.record import Bucket
 
 #: the sections, in the order the bug list shows them
@@ -150,9 +154,14 @@ def newer_gpu(meta: Bucket, outcome: dict | None) -> Decision | None:
 
 def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations
             ) -> tuple[str, str] | None:
-    """(rule, message) of the first validity rule the bucket's program breaks: a static rule of
-    its script, else a value rule its reference run recorded (``undefined``), or None."""
-    for v in (meta.undefined or meta.extra.get("undefined") or (outcome or {}).get("undefined") or ()):
+    """(rule, message) of the first validity rule the bucket's program breaks that excuses its
+    verdict: a value rule its reference run recorded (``undefined``) or a static rule of its
+    script, or None. A value rule excuses only a verdict that depends on values
+    (``depends_on_values``): a dead overflowing ``cumprod`` says nothing about a host evaluation
+    that fails whatever the values are."""
+    valued = depends_on_values(meta, outcome)
+    recorded = meta.undefined or meta.extra.get("undefined") or (outcome or {}).get("undefined") or ()
+    for v in recorded if valued else ():
         return str(v.get("rule")), str(v.get("message", ""))
     find = violations() if violations is default_violations else violations
     if find is None or not script:
@@ -162,7 +171,39 @@ def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=d
         found = find(parse(script, "repro.py"))
     except Exception:   # a script this fmin cannot read is judged by what it stored
         return None
-    return (found[0].rule, found[0].message) if found else None
+    on_values = value_rules()
+    return next(((v.rule, v.message) for v in found if valued or v.rule not in on_values), None)
+
+
+def value_rules() -> frozenset[str]:
+    """The rules on values (``program.validity.VALUE_RULES``: they have a part that watches a run),
+    where this fmin has them."""
+    try:
+        from ...program import validity
+    except ImportError:
+        return frozenset()
+    return frozenset(validity.VALUE_RULES)
+
+
+#: what a failed check of values says: an index past its extent (torch's host check, CUDA's
+#: device-side assert) or the illegal address an unchecked one reaches
+_VALUE_CHECK = re.compile(r"device-side assert|index out of (?:bounds|range)|out of bounds|"
+                          r"illegal memory access|illegal address", re.I)
+
+
+def depends_on_values(meta: Bucket, outcome: dict | None) -> bool:
+    """Could other input values change the bucket's verdict? A wrong result of values (an
+    aliased input's too), and a failure that is a check of values (``_VALUE_CHECK``, or a CUDA
+    runtime error: ``error_kind`` "cuda"), can; a wrong dtype or shape, an internal assert, a
+    compile error, a crash, a hang or a kernel split are the same whatever the values are."""
+    key = meta.key
+    if key.kind == MISMATCH:   # a wrong result, also one a layout or order variant shows
+        return difference(meta) in ("values", "aliasing")
+    if key.kind != FAILURE:
+        return False
+    o = outcome or {}
+    said = " ".join(str(x) for x in (o.get("signature"), key.cause, key.message) if x)
+    return o.get("error_kind") == "cuda" or bool(_VALUE_CHECK.search(said))
 
 
 def is_segmentation(meta: Bucket) -> bool:
@@ -183,4 +224,5 @@ def _policy(meta: Bucket) -> backends.Policy | None:
         return None
 
 
-__all__ = ["CLASSES", "Decision", "decide", "refusal", "newer_gpu", "static_rejection", "invalid", "is_segmentation", "changed_kinds", "default_violations"]
+__all__ = ["CLASSES", "Decision", "decide", "refusal", "newer_gpu", "static_rejection", "invalid", "depends_on_values",
+           "value_rules", "is_segmentation", "changed_kinds", "default_violations"]

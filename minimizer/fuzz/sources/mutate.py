@@ -208,10 +208,8 @@ def _append(p: Program, stmt: Stmt) -> Program:
 
 
 def repeat_operand(data, p, info):
-    """``cat([x, x])`` of a value of the fusion, made an output; not of a value computed from an
-    input an output is written into (``cat`` would read it where it is not written: ``alias-read``)."""
-    near = set().union(*(validity.computed_from(p, info, x)[0] for x in validity.aliased_inputs(p)))
-    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].ndim >= 1 and x[1] not in near], "value")
+    """``cat([x, x])`` of a value of the fusion, made an output."""
+    got = _pick(data, [x for x in _tensor_values(p, info) if x[2].ndim >= 1], "value")
     if got is None:
         return None
     _, name, t = got
@@ -292,30 +290,26 @@ def cast(data, p, info):
 
 
 def segment_set(data, p, info):
-    """A ``segment_set`` inserted after a value: a segment boundary where the seed had none; not
-    between an input an output is written into and that write (``alias-read``)."""
-    near = set().union(*(validity.computed_from(p, info, x)[0] for x in validity.aliased_inputs(p)))
-    return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.segment_set", (("x", Ref(x)),), npos=1),
-                         avoid=near)
+    """A ``segment_set`` inserted after a value: a segment boundary where the seed had none (also
+    between an input an output is written into and that write: nvFuser orders the writes into
+    fusion inputs after the reads, across segments too)."""
+    return _insert_after(data, p, info, lambda y, x, t: Stmt((y,), "ops.segment_set", (("x", Ref(x)),), npos=1))
 
 
 def alias_output(data, p, info):
     """A value written into an input of its shape and dtype (``add_output(v, alias_input=x)``)
     that the validity rules allow (``program.validity``): never an input already written (two
-    writes have no order), nor one with stride-0 (expanded) dims (torch refuses the in-place
-    write), and, where the fusion reads the input, only a value computed elementwise from it
-    while everything computed from it is elementwise (batch norm's running statistics): a
-    reader elsewhere may see the write or not."""
+    writes have no order) nor a value already written into another input (nvFuser keeps one
+    alias per output), nor an input with stride-0 (expanded) dims (torch refuses the in-place
+    write). The fusion may read the input elsewhere: nvFuser orders the write after the reads."""
     written = validity.aliased_inputs(p)
+    taken = {v for vs in written.values() for v in vs}
     vals = []
     for _, x, a, t in _tensor_inputs(p, info):
         if 0 in a.strides or x in written:
             continue
-        cone, bad = validity.computed_from(p, info, x)
-        if len(cone) > 1 and bad:
-            continue
-        vals += [(n, x) for i, n, v in _tensor_values(p, info) if p.stmts[i].is_op
-                 and (tuple(v.shape), v.dtype) == (tuple(t.shape), t.dtype) and (len(cone) == 1 or n in cone)]
+        vals += [(n, x) for i, n, v in _tensor_values(p, info) if p.stmts[i].is_op and n not in taken
+                 and (tuple(v.shape), v.dtype) == (tuple(t.shape), t.dtype)]
     got = _pick(data, vals, "value")
     if got is None:
         return None

@@ -4,9 +4,11 @@ between nvFuser and the reference can be nvFuser's bug.
 A program that breaks one of these rules has no single right answer: nvFuser (or CUDA under it)
 may legitimately compute something else than fmin's reference, so a wrong result or a failure of
 such a program is not evidence of a bug (Csmith and YARPGen keep C programs free of undefined
-behaviour by construction for the same reason). Each rule is one module of ``validity.rules``
-(``base.Rule``: its id, a one-line statement, the catalog tags of the ops it judges, the facts it
-reads), and in ``tests/test_validity.py`` a real program from the fuzz corpus breaks it.
+behaviour by construction for the same reason) — for a value rule, only what the values decide:
+a wrong value or a failed check of values (``fuzz.buglist.classes.depends_on_values``). Each rule
+is one module of ``validity.rules`` (``base.Rule``: its id, a one-line statement, the catalog tags
+of the ops it judges, the facts it reads), and in ``tests/test_validity.py`` a real program from
+the fuzz corpus breaks it.
 
 Two kinds of rules (one rule may be both):
 
@@ -31,7 +33,7 @@ asked, so a rule registered later (a plugin's) is among them.
 """
 from __future__ import annotations
 
-from .aliasing import aliased_inputs, computed_from
+from .aliasing import aliased_inputs
 from . import base
 from .base import Rule, Violation, register
 from .judge import InvalidProgram, check, enforced_for, violations
@@ -54,5 +56,5 @@ def __getattr__(name: str):
 
 
 __all__ = ["RULES", "STATIC_RULES", "VALUE_RULES", "VALUE_PARAM_RULES", "InvalidProgram", "Rule", "Violation", "ValueWatch",
-           "aliased_inputs", "check", "computed_from", "computed_values", "enforced_for", "input_values", "misfit",
+           "aliased_inputs", "check", "computed_values", "enforced_for", "input_values", "misfit",
            "register", "violations"]

@@ -1,21 +1,22 @@
-"""Which values a program writes into its inputs (``add_output(v, alias_input=x)``) and what
-reads them: what the alias rules judge, and what the seeded mutations read to keep them.
+"""Which values a program writes into its inputs (``add_output(v, alias_input=x)``): what the alias
+rules judge, and what the seeded mutations read to keep them.
 
 What the rules say about nvFuser was read in its source (NVIDIA/Fuser): ``Fusion::aliasOutputToInput``
-(csrc/fusion.cpp) accepts any output for any fusion input, checks no dtype (the Python tutorial
-says so: "alias_input does not check if output and alias_input have the same type"), and
-fusion.h calls the in-place alias "not always safe", used by batch norm's running statistics, and
-"not aware of segmentation": a kernel or a segment that reads the input is not ordered after the
-one that writes it.
+(csrc/fusion.cpp) accepts any output for any fusion input and checks no dtype (the Python tutorial
+says so: "alias_input does not check if output and alias_input have the same type"); it keeps one
+alias per output (``AliasInfoMap`` is keyed by the output: a second input for the same output
+replaces the first). A fusion may read an input it also writes: the preseg pass
+``segment_inplace_update`` puts the writes into fusion inputs after the reads, and nvFuser's own
+tests expect the right answer from such fusions (``test_issue2664_repro1``..``4``,
+``test_issue4888``, the fused add-rmsnorm of ``test_pdl``), so no rule here judges the reads.
 """
 from __future__ import annotations
 
 import torch
 
 from ...model import Program, Ref, Stmt
-from ...ops import lookup
 from .base import Rule
-from .reading import definitions, value_of
+from .reading import value_of
 
 
 class AliasRule(Rule):
@@ -72,32 +73,3 @@ def aliased_inputs(program: Program) -> dict[str, list[str]]:
         if s.is_output and isinstance(target, Ref) and isinstance(v, Ref):
             out.setdefault(target.name, []).append(v.name)
     return out
-
-
-def computed_from(program: Program, info, name: str) -> tuple[set[str], str | None]:
-    """The names of every value computed from ``name`` (itself included; reading its metadata
-    does not count), and why one of them is not an elementwise value of its shape (None: all are)."""
-    defs = definitions(program)
-    shape = tuple(getattr(value_of(info, defs, name), "shape", ()))
-    cone, bad = {name}, None
-    for i, s in enumerate(program.stmts):
-        if not s.is_op or not cone.intersection(s.uses()) or "metadata" in _tags(s):
-            continue
-        for n in s.outs:
-            v = info.value(i, n) if n else None
-            if isinstance(v, torch.Tensor) and (not _elementwise(s) or tuple(v.shape) != shape):
-                bad = bad or f"{name} is written by an output and read by fd.ops.{s.op} ({n} {list(v.shape)})"
-            if n:
-                cone.add(n)
-    return cone, bad
-
-
-def _tags(s: Stmt) -> frozenset:
-    spec = lookup(s.call)
-    return spec.tags if spec is not None else frozenset()
-
-
-def _elementwise(s: Stmt) -> bool:
-    """An elementwise op that stays in the segment of its operand (``segment_set`` starts another)."""
-    spec = lookup(s.call)
-    return spec is not None and spec.elementwise and "new-segment" not in spec.tags
