@@ -110,3 +110,14 @@ def test_a_wrong_dtype_is_not_taken_for_a_wrong_value():
     dtype = {"kind": "mismatch", "differs": "dtype"}
     assert not standalone.reproduces(dtype, _raised("wrong result (values) in output 0: Tensor-likes are not close!"))[0]
     assert standalone.reproduces(dtype, _raised("wrong result (dtype) in output 0: ..."))[0]
+
+
+def test_a_run_through_fmins_launcher_gets_the_directory_that_holds_this_fmin(monkeypatch):
+    """The launcher (``python -m minimizer.backends.launch``) must import this fmin from the
+    scratch directory, with no PYTHONPATH or install to lean on: the first entry the run gets
+    is the directory that holds the ``minimizer`` package."""
+    import os
+    import minimizer
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    first = standalone.environment("", "inductor")["PYTHONPATH"].split(os.pathsep)[0]
+    assert os.path.join(first, "minimizer") == os.path.dirname(os.path.abspath(minimizer.__file__))
