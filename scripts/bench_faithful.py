@@ -10,8 +10,12 @@ nvFuser's reason when it gave one. Prints a Markdown table (one row per script).
     python3 scripts/bench_faithful.py --backend inductor --device cpu corpus/*.py corpus/seeds/*.py
     python3 scripts/bench_faithful.py --backend nvfuser --jobs 3 --parallel 4 up/*.py     # on the H200
 
+    python3 scripts/bench_faithful.py --readme --device cpu     # the README's main job, as the README gives it
+
 Scripts whose original runs as one kernel are listed as "nothing to reduce" (fmin says so and
-exits 1). Existing out dirs are reused (a run resumes): pass --fresh to start over.
+exits 1). Existing out dirs are reused (a run resumes): pass --fresh to start over. The "drawn"
+column says whether report.md draws the minimized segments connected (an edge in its Mermaid
+graph) with the boundary named under it.
 """
 from __future__ import annotations
 
@@ -52,7 +56,28 @@ def judge(out_dir: str) -> dict:
             "kernels": f"{kernel_count(b)} → {kernel_count(o)}",
             "boundary": "; ".join(x.words() + (f" — {x.reason}" if x.reason else "") for x in bounds[:2]) or
                         ("none (the original has none)" if gb is not None and not gb.boundaries() else "none"),
-            "verified": rep.get("verified"), "property": rep["property"]}
+            "verified": rep.get("verified"), "property": rep["property"], "drawn": drawn(out_dir)}
+
+
+def drawn(out_dir: str) -> bool:
+    """report.md draws the minimized script's kernels connected (an edge) and names a boundary."""
+    try:
+        md = open(os.path.join(out_dir, "report.md"), encoding="utf-8").read()
+        minimized = md.split("### Segments of the minimized script", 1)[1].split("<details>", 1)[0]
+        mermaid = minimized.split("```mermaid", 1)[1].split("```", 1)[0]
+    except (OSError, IndexError):
+        return False
+    return "-->" in mermaid and "\n- boundary " in minimized
+
+
+def readme_main_job() -> tuple[str, str, int]:
+    """The script, backend and --jobs of the README's main job (its first ``fmin`` command line)."""
+    import shlex
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    line = next(ln for ln in text.split("```bash", 1)[1].split("```", 1)[0].splitlines() if ln.startswith("fmin "))
+    argv = shlex.split(line.split("#", 1)[0])
+    return (os.path.join(ROOT, argv[1]), argv[argv.index("--backend") + 1],
+            int(argv[argv.index("--jobs") + 1]) if "--jobs" in argv else 1)
 
 
 def reduce_one(path: str, args) -> dict:
@@ -77,7 +102,8 @@ def reduce_one(path: str, args) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("scripts", nargs="+")
+    ap.add_argument("scripts", nargs="*")
+    ap.add_argument("--readme", action="store_true", help="the README's main job: its script, --backend and --jobs")
     ap.add_argument("--backend", default="inductor")
     ap.add_argument("--device", default=None)
     ap.add_argument("--jobs", type=int, default=2)
@@ -86,10 +112,15 @@ def main() -> int:
     ap.add_argument("--out", default="/tmp/fmin-faithful")
     ap.add_argument("--fresh", action="store_true")
     args = ap.parse_args()
+    if args.readme:
+        script, args.backend, args.jobs = readme_main_job()
+        args.scripts = [script]
+    if not args.scripts:
+        ap.error("give scripts, or --readme")
     os.makedirs(args.out, exist_ok=True)
     with ThreadPoolExecutor(max_workers=max(1, args.parallel)) as ex:
         rows = list(ex.map(lambda p: reduce_one(p, args), args.scripts))
-    cols = ["script", "ops", "kernels", "pieces", "degenerate", "boundary", "calls", "wall", "verified"]
+    cols = ["script", "ops", "kernels", "pieces", "degenerate", "boundary", "drawn", "calls", "wall", "verified"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for r in rows:

@@ -9,6 +9,14 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 CORPUS = os.path.join(ROOT, "corpus")
+#: buckets more than one test folder reads, one copy each (tests/data/buckets/README.md)
+BUCKETS = os.path.join(ROOT, "tests", "data", "buckets")
+
+
+def bucket_dir(folder: str, bid: str) -> str:
+    """Bucket ``bid`` of a test folder: in the folder, else the shared copy in ``BUCKETS``."""
+    own = os.path.join(folder, bid)
+    return own if os.path.isdir(own) else os.path.join(BUCKETS, bid)
 
 
 def _private_hypothesis_storage() -> None:

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import ROOT, fmin_here
 from minimizer.fuzz.sources import generate
 from minimizer.fuzz.judging.today import merge
 from minimizer.fuzz.judging.oracles import run_oracles
@@ -43,11 +43,6 @@ def values(*ops: str, label: str = "nvfuser") -> BucketKey:
 def older(op: str, dtype: str) -> BucketKey:
     """A wrong-result key of an older fmin, ``nvfuser mismatch <op> -> <dtype>``."""
     return BucketKey(MISMATCH, "nvfuser", ops=(op,), output_dtype=dtype)
-
-
-def fmin(*args, timeout=600):
-    return subprocess.run([sys.executable, "-m", "minimizer", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
 
 
 # ---------------------------------------------------------------- generation
@@ -174,7 +169,7 @@ def test_differential_finding_names_the_op_and_dtype(tmp_path):
 
 
 # ---------------------------------------------------------------- the corpus
-def test_store_buckets_and_merge(tmp_path):
+def test_store_buckets_and_merge(tmp_path, capfd):
     f = Finding("failure", "nvfuser", fails("sig"), "words", {}, Outcome("error", signature="sig"))
     a, b = Store(str(tmp_path / "a")), Store(str(tmp_path / "b"))
     d, new = a.add(f, "script 1", "0.0.1", "nvfuser")
@@ -186,7 +181,7 @@ def test_store_buckets_and_merge(tmp_path):
     g = Finding("mismatch", "nvfuser", older("add", "float32"), "w", {"mismatch": True})
     b.add(f, "script 3", "0.1.0", "nvfuser")
     b.add(g, "script 4", "0.1.2", "nvfuser")
-    r = fmin("merge-findings", str(tmp_path / "a"), str(tmp_path / "b"), "--into", str(tmp_path / "m"))
+    r = fmin_here(capfd, "merge-findings", str(tmp_path / "a"), str(tmp_path / "b"), "--into", str(tmp_path / "m"))
     assert r.returncode == 0, r.stderr
     m = Store(str(tmp_path / "m"))
     assert m.meta(f.key).count == 3 and m.meta(f.key).examples == ["0.0.1", "0.0.7", "0.1.0"]
@@ -238,7 +233,7 @@ def test_bucket_property_holds_a_bucket_to_its_own_finding():
     assert bucket_property(lay, None).checks[0].name == "layout-dependent"
 
 
-def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
+def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path, capfd):
     """One missing overload in a pointwise and in a reduction kernel was two buckets before
     signatures made the kernel's file name neutral; ``fmin merge-findings --into DIR`` re-keys DIR
     in place and merges them, keeping the smaller minimal repro, and the outcome's signature
@@ -255,7 +250,7 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     keep = st.dir(f.key)
     with open(os.path.join(keep, "repro.min.py"), "w") as fh:
         fh.write("the reduction kernel's repro")
-    r = fmin("merge-findings", "--into", str(tmp_path))
+    r = fmin_here(capfd, "merge-findings", "--into", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "2 -> 1 bucket(s), 1 merged into another" in r.stdout
     (b,) = Store(str(tmp_path)).buckets()
@@ -268,7 +263,7 @@ def test_rekey_merges_buckets_whose_signatures_now_coincide(tmp_path):
     assert st.dir(old[0]) == st.dir(old[1]) == d                  # old keys lead to the bucket
     st.add(Finding("failure", "nvfuser", old[0], "w", {}), "again", "1.0.9", "nvfuser")
     assert st.meta(b.key).count == 3 and len(st.buckets()) == 1
-    r = fmin("merge-findings", "--into", str(tmp_path))
+    r = fmin_here(capfd, "merge-findings", "--into", str(tmp_path))
     assert "1 -> 1 bucket(s), 0 merged" in r.stdout
 
 
@@ -339,7 +334,7 @@ def test_a_wrong_dtype_is_keyed_by_the_typing_rule_it_shows():
 ACCEPTANCE = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")
 
 
-def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
+def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path, capfd):
     """The acceptance check on the corpus the H200 campaigns filed (nvFuser 0.2.36 and Triton;
     the stale wrong-dtype buckets left out): merged into an empty corpus, the buckets of one bug
     become one (the layout-dependent variants of a failure with it, marked), and no merged
@@ -347,7 +342,7 @@ def test_merge_findings_collapses_the_h200_corpus_to_root_causes(tmp_path):
     import shutil
     src = tmp_path / "src"
     shutil.copytree(ACCEPTANCE, src)
-    r = fmin("merge-findings", str(src), "--into", str(tmp_path / "m"))
+    r = fmin_here(capfd, "merge-findings", str(src), "--into", str(tmp_path / "m"))
     assert r.returncode == 0, r.stderr
     assert "76 -> 39 bucket(s), 37 merged into another" in r.stdout, r.stdout
     st = Store(str(tmp_path / "m"))
@@ -477,17 +472,17 @@ def test_recheck_records_the_value_rules_the_reference_run_broke(tmp_path, monke
     assert classes.invalid(again["still"], None, None) is None
 
 
-def test_usage_errors_exit_2_without_traceback(tmp_path):
+def test_usage_errors_exit_2_without_traceback(tmp_path, capfd):
     for args in (["--shard", "3/2"], ["--oracles", "failure,psychic"], ["--replay", "nope"]):
-        r = fmin("fuzz", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path), *args)
+        r = fmin_here(capfd, "fuzz", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path), *args)
         assert r.returncode == 2, (args, r.stderr)
         assert "Traceback" not in r.stderr and r.stderr.startswith("fmin: ")
 
 
 # ---------------------------------------------------------------- campaigns end to end
-def test_reference_campaign_finds_nothing_and_reports(tmp_path):
+def test_reference_campaign_finds_nothing_and_reports(tmp_path, capfd):
     junit, summ = tmp_path / "j.xml", tmp_path / "s.json"
-    r = fmin("fuzz", "--backend", "reference", "--device", "cpu", "--max-examples", "24", "--seed", "5",
+    r = fmin_here(capfd, "fuzz", "--backend", "reference", "--device", "cpu", "--max-examples", "24", "--seed", "5",
              "--jobs", "2", "--corpus", str(tmp_path / "c"), "--junit", str(junit), "--summary", str(summ), "-q")
     assert r.returncode == 0, r.stdout + r.stderr
     s = json.loads(summ.read_text())
@@ -523,15 +518,29 @@ def test_a_campaign_stopped_by_sigterm_writes_what_it_judged(tmp_path):
 
 
 RELU_BUG = "cpp.inject_relu_bug_TESTING_ONLY=accuracy"
+#: the bucket the campaign below files (its minimal repro: one float relu), as that campaign left it
+#: on 2026-12-07; the recheck and stale tests start from a copy instead of running the campaign again
+RELU_BUCKET = os.path.join(ROOT, "tests", "data", "buckets", "ec58de50d192")
+RELU_CAMPAIGN = ["fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "7", "--seed", "30", "--jobs", "2",
+                 "--oracles", "failure,differential", "--inductor-config", RELU_BUG, "--minimize-time", "90", "-q"]
 
 
-def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path):
-    """Seed 30's chunk 0 holds a float relu at example 6 (see test below), alone in its program."""
+def relu_corpus(tmp_path):
+    """A corpus holding a copy of ``RELU_BUCKET``, and that bucket as the store reads it."""
+    import shutil
     corpus = tmp_path / "findings"
-    args = ["fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "7", "--seed", "30", "--jobs", "2",
-            "--oracles", "failure,differential", "--inductor-config", RELU_BUG, "--corpus", str(corpus),
-            "--minimize-time", "90", "-q"]
-    r = fmin(*args, "--junit", str(tmp_path / "j.xml"))
+    shutil.copytree(RELU_BUCKET, corpus / os.path.basename(RELU_BUCKET))
+    (b,) = Store(str(corpus)).buckets()
+    return corpus, b
+
+
+def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path, capfd):
+    """Seed 30's chunk 0 holds a float relu at example 6 (see test below), alone in its program.
+    The one campaign of the suite that finds, minimizes and files a bug end to end (through
+    ``cli.main``; its workers are warm ones): what it files is what ``RELU_BUCKET`` holds."""
+    corpus = tmp_path / "findings"
+    args = [*RELU_CAMPAIGN, "--corpus", str(corpus)]
+    r = fmin_here(capfd, *args, "--junit", str(tmp_path / "j.xml"))
     assert r.returncode == 1, r.stdout + r.stderr          # a new finding
     relu = [b for b in Store(str(corpus)).buckets() if "relu" in b.key.ops]
     assert len(relu) == 1, r.stdout
@@ -541,6 +550,8 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     minimal = (corpus / b.id / "reduced.py").read_text()
     ops = [ln for ln in minimal.splitlines() if "fd.ops." in ln]
     assert len(ops) == 1 and "fd.ops.relu(" in ops[0], minimal
+    kept = open(os.path.join(RELU_BUCKET, "reduced.py")).read()
+    assert b.id == os.path.basename(RELU_BUCKET) and parse(minimal).stmts == parse(kept).stmts
     assert (corpus / b.id / "report.md").exists() and (corpus / b.id / "original.py").exists()
     for name in ("report.md", "report.json", "repro.min.py", "finding.json"):   # the corpus travels
         assert str(tmp_path) not in (corpus / b.id / name).read_text(), name
@@ -548,10 +559,13 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     assert str(b.key) == "inductor mismatch values: relu" and b.dtypes and b.ranks
     run = json.loads((corpus / b.id / "outcome.min.json").read_text())
     assert run["status"] == "ok" and run["backend"] == "inductor"
-    # filed: repro.min.py is the same fusion ending with the eager check, and run standalone (a
-    # fresh process, the header's Inductor config) it fails with the check's AssertionError
+    # filed: repro.min.py is the same fusion ending with the short eager check (assert_close at
+    # fmin's tolerance), and run standalone (a fresh process, the header's Inductor config) it
+    # fails with the check's AssertionError
     attached = (corpus / b.id / "repro.min.py").read_text()
-    assert parse(attached).stmts == parse(minimal).stmts and "check_against_eager(outputs" in attached
+    assert parse(attached).stmts == parse(minimal).stmts and len(attached.splitlines()) <= 40, attached
+    assert "torch.testing.assert_close(got, w, rtol=rtol, atol=atol" in attached
+    assert attached.rstrip().splitlines()[-1].lstrip().startswith("check_against_eager(outputs, inputs, inputs_before")
     assert "# inductor config: cpp.inject_relu_bug_TESTING_ONLY=accuracy" in attached
     sa = b.standalone
     assert sa.ran and sa.reproduced and sa.exit_code == 1, sa
@@ -563,36 +577,44 @@ def test_inductor_campaign_finds_minimizes_and_then_counts_the_relu_bug(tmp_path
     assert int(suite.get("failures")) >= 1
     assert any(tc.get("name") == b.id and "reproduces standalone" in tc.find("failure").get("message")
                for tc in suite.iter("testcase") if tc.find("failure") is not None)
-    # --recheck: the reduced script still shows it with the injected bug, and not without it
-    # (what an upgrade that fixes a bug looks like); a stale bucket that reproduces again is not.
-    # The attachment runs standalone each time, as its header states: with the injection.
+    # the same campaign again: the bucket is known, counted, not re-minimized; nothing new
+    before = (corpus / b.id / "repro.min.py").stat().st_mtime
+    r = fmin_here(capfd, *args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert Store(str(corpus)).meta(b.key).count == 2
+    assert (corpus / b.id / "repro.min.py").stat().st_mtime == before
+
+
+def test_recheck_tells_a_fixed_bug_from_one_that_still_reproduces(tmp_path, capfd):
+    """--recheck on the relu bucket: without the injected bug the reduced script no longer shows
+    it (what an upgrade that fixes a bug looks like): stale; with it, it does, and the bucket,
+    stale until then, is not any more. The attachment runs standalone each time, as its header
+    states: with the injection."""
+    corpus, b = relu_corpus(tmp_path)
     rc = ["fuzz", "--recheck", "--backend", "inductor", "--device", "cpu", "--corpus", str(corpus), "--jobs", "2", "-q"]
-    r = fmin(*rc, "--inductor-config", RELU_BUG)
-    assert r.returncode == 0 and f"| {b.id} | reduced.py | yes |" in r.stdout, r.stdout + r.stderr
-    assert r.stdout.split(f"| {b.id} | reduced.py | yes |")[1].split("\n")[0].endswith("| yes |"), r.stdout
-    r = fmin(*rc, "--summary", str(tmp_path / "rc.json"))
+    r = fmin_here(capfd, *rc, "--summary", str(tmp_path / "rc.json"))
     assert r.returncode == 0 and f"| {b.id} | reduced.py | **no** (stale) |" in r.stdout, r.stdout + r.stderr
     (row,) = json.loads((tmp_path / "rc.json").read_text())["buckets"]
     assert row["id"] == b.id and row["reproduces"] is False and row["standalone"] is True
     m = Store(str(corpus)).meta(b.key)
     assert m.stale and m.recheck.reproduces is False and "match reference" in m.recheck.reason
     assert "## Stale (1)" in (corpus / "report.md").read_text()
-    r = fmin(*rc, "--inductor-config", RELU_BUG)
+    r = fmin_here(capfd, *rc, "--inductor-config", RELU_BUG)
+    assert r.returncode == 0 and f"| {b.id} | reduced.py | yes |" in r.stdout, r.stdout + r.stderr
+    assert r.stdout.split(f"| {b.id} | reduced.py | yes |")[1].split("\n")[0].endswith("| yes |"), r.stdout
     assert Store(str(corpus)).meta(b.key).stale is None and "1 reproduce, 0 stale" in r.stdout
-    # the same campaign again: the bucket is known, counted, not re-minimized; nothing new
-    before = (corpus / b.id / "repro.min.py").stat().st_mtime
-    r = fmin(*args)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert Store(str(corpus)).meta(b.key).count == 2
-    assert (corpus / b.id / "repro.min.py").stat().st_mtime == before
-    # a stored bucket left unminimized whose original no longer shows the finding (the bug
-    # injection is off): marked stale with the reason, not minimized into something else
+
+
+def test_an_unminimized_bucket_whose_original_no_longer_shows_it_is_marked_stale(tmp_path, capfd):
+    """A stored bucket left unminimized whose original no longer shows the finding (the bug
+    injection is off): marked stale with the reason, not minimized into something else."""
+    corpus, b = relu_corpus(tmp_path)
     m = json.loads((corpus / b.id / "finding.json").read_text())
     m["minimized"] = False
     m.pop("reduction")
     (corpus / b.id / "finding.json").write_text(json.dumps(m))
-    r = fmin("fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "0", "--corpus", str(corpus),
-             "--jobs", "2", "-q")
+    r = fmin_here(capfd, "fuzz", "--backend", "inductor", "--device", "cpu", "--max-examples", "0", "--corpus",
+                  str(corpus), "--jobs", "2", "-q")
     assert r.returncode == 0, r.stdout + r.stderr
     m = Store(str(corpus)).meta(b.key)
     assert not m.minimized and "not reproduced when replayed" in m.stale.reason
@@ -611,8 +633,8 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     assert [fuzz_exit_code(f, []) for f in ("new", "fmin", "never")] == [0, 0, 0]
 
 
-def test_replay_regenerates_an_example():
-    r = fmin("fuzz", "--replay", "30.0.6", "--backend", "reference", "--device", "cpu")
+def test_replay_regenerates_an_example(capfd):
+    r = fmin_here(capfd, "fuzz", "--replay", "30.0.6", "--backend", "reference", "--device", "cpu")
     assert r.returncode == 0, r.stderr
     assert "fd.ops.relu(" in r.stdout and "# 30.0.6 on reference: ok" in r.stdout
     assert to_source(generate.program_for("30.0.6")) in r.stdout

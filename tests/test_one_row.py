@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, bucket_dir
 from minimizer.backends import nvfuser
 from minimizer.backends.nvfuser_log import fusion_inputs
 from minimizer.fuzz.campaign.run import apply_reduction
@@ -33,7 +33,7 @@ PROBES_KEYS = os.path.join(ROOT, "tests", "data", "nvfuser", "probes-keys")
 def corpus(tmp_path, *ids) -> str:
     root = str(tmp_path / "corpus")
     for b in ids:
-        shutil.copytree(os.path.join(DATA, b), os.path.join(root, b))
+        shutil.copytree(bucket_dir(DATA, b), os.path.join(root, b))
     return root
 
 
@@ -49,11 +49,11 @@ def answers(m) -> set:
 
 def finding(b) -> record.Bucket:
     """The record of bucket ``b`` of the data."""
-    return record.load(os.path.join(DATA, b, record.FILE))
+    return record.load(os.path.join(bucket_dir(DATA, b), record.FILE))
 
 
 def read(*parts):
-    with open(os.path.join(DATA, *parts), encoding="utf-8") as f:
+    with open(os.path.join(bucket_dir(DATA, parts[0]), *parts[1:]), encoding="utf-8") as f:
         return json.load(f) if parts[-1].endswith(".json") else f.read()
 
 

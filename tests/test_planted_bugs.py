@@ -370,3 +370,13 @@ def test_one_program_in_other_sizes_and_dtypes_of_a_class_is_one_bucket_keeping_
         [(["1.0.0", "1.0.2", "2.0.7"], 3)]
     c, d = _alias_cumsum("Half", "Half", n=3), _alias_cumsum("BFloat16", "BFloat16", n=4)
     assert _merged(tmp_path / "half", (c, "nvfuser", ["1.0.0"]), (d, "nvfuser", ["1.0.1"])) == [(["1.0.0", "1.0.1"], 2)]
+
+def test_a_run_through_fmins_launcher_gets_the_directory_that_holds_this_fmin(monkeypatch):
+    """The launcher (``python -m minimizer.backends.launch``) must import this fmin from the
+    scratch directory, with no PYTHONPATH or install to lean on: the first entry the run gets
+    is the directory that holds the ``minimizer`` package."""
+    import os
+    import minimizer
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    first = standalone.environment("", "inductor")["PYTHONPATH"].split(os.pathsep)[0]
+    assert os.path.join(first, "minimizer") == os.path.dirname(os.path.abspath(minimizer.__file__))

@@ -91,7 +91,8 @@ def environment(text: str, backend: str, *, debug: bool = False) -> dict[str, st
     debug-only variables (``Facts.debug_env``: nvFuser's dumps), which a user never has."""
     env = {k: os.environ[k] for k in PASSED if k in os.environ}
     if get(backend).facts.standalone_needs_fmin:   # the launcher is fmin's: this fmin, whatever the script's directory
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        import minimizer   # the package's own path: right wherever this module lies inside it
+        root = os.path.dirname(os.path.dirname(os.path.abspath(minimizer.__file__)))
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if debug:
         env.update({k: v for k, v in stated_environment(text).items() if k in get(backend).facts.debug_env})
