@@ -711,7 +711,8 @@ def _recheck(opt, ray_opt=None) -> int:
         return 0
     print("| bucket | script | reproduces | reason | repro.min.py standalone |\n|---|---|---|---|---|")
     for r in rows:
-        rep = {True: "yes", False: "**no** (stale)", None: "?"}[r["reproduces"]]
+        rep = {True: "yes", False: "**no** (stale)", None: "not rechecked"}[r["reproduces"]]
+        rep += f", re-keyed: {r['rekeyed']}".replace("|", "\\|") if r.get("rekeyed") else ""
         why = r["reason"].replace("|", "\\|").replace("\n", " ")
         alone = {True: "yes", False: "**no**", None: "not run"}[r.get("standalone")]
         if r.get("standalone") is not True and r.get("standalone_why"):
@@ -719,7 +720,10 @@ def _recheck(opt, ray_opt=None) -> int:
         print(f"| {r['id']} | {r['script']} | {rep} | {why[:160]} | {alone} |")
     n = sum(r["reproduces"] is False for r in rows)
     shown = sum(r.get("standalone") is True for r in rows)
-    print(f"{len(rows)} bucket(s) rechecked on {opt.ctx.backend}: {len(rows) - n} reproduce, {n} stale; "
+    left = sum(r["reproduces"] is None for r in rows)
+    moved = sum(bool(r.get("rekeyed")) for r in rows)
+    print(f"{len(rows)} bucket(s) rechecked on {opt.ctx.backend}: {len(rows) - n - left} reproduce, {n} stale, "
+          f"{moved} re-keyed on another bug, {left} not rechecked; "
           f"{shown} shown by repro.min.py run standalone; bug list {os.path.join(opt.corpus, 'report.md')}")
     return 0
 

@@ -19,7 +19,7 @@ from ...phases import Phases, recording
 from ...progress import ProgressLine
 from ..filing.filing import failed, file_bucket_dir, refile
 from ..filing.standalone import local_paths
-from ..judging.oracles import run_oracles
+from ..judging.oracles import Judged, run_oracles
 from ..sources import generate
 from ..judging.property import bucket_property
 from ..store.record import Bucket
@@ -142,8 +142,10 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
     once more if it does not show it; a failure whose program the reference now rejects too is no
     longer a finding. A reduced script that reproduces is filed again (its attachment rebuilt from
     this replay, and run standalone); one that does not keeps its attachment, which is run
-    standalone all the same. Returns ``reproduces``, ``reason``, ``environment`` and ``filed`` or
-    ``standalone``."""
+    standalone all the same. A replay that does not show the property is judged as a campaign
+    judges a program (``replay_judged``), for the driver to tell another bug from none. Returns
+    ``reproduces``, ``reason``, ``environment``, ``replay`` (that judgement, or None) and ``filed``
+    or ``standalone``."""
     from ...oracle.property import Mismatch, evaluate
     text, path, prop = job["text"], job["path"], job["prop"]
     pools = Pools.of(pool, reference=ref)
@@ -160,10 +162,28 @@ def recheck_bucket(job: dict, opt: CampaignOptions, pool, ref) -> dict:
             holds, reason = False, (f"no longer a finding: the reference rejects the program too "
                                     f"(`{r.signature}`), so it is not a valid program")
     out = {"reproduces": holds, "reason": reason, "environment": getattr(pool, "environment", None),
-           "undefined": undefined or None}
+           "undefined": undefined or None, "replay": None}
+    if not v.holds:
+        try:
+            out["replay"] = replay_judged(text, path, opt, pool, ref)
+        except Exception as e:   # fmin's own error: the bucket is not rechecked, never stale for it
+            out["replay_error"] = f"judging the replay failed: {type(e).__name__}: {e}"
     try:
         out.update(refile(job, v if holds else None, opt.ctx, pool, ref))
     except Exception as e:   # the replay's verdict stands whatever happens to the attachment
         out["standalone"] = failed(e)
     return out
 
+
+def replay_judged(text: str, path: str, opt: CampaignOptions, pool, ref) -> Judged:
+    """What a bucket's program shows when it no longer shows its property: judged by the failure
+    and differential oracles as a campaign judges a generated program (``run_oracles``), so its
+    finding, if any, is keyed and owned as a new one would be (a program fmin cannot read is
+    judged for failures only: the differential oracle reads the program)."""
+    from ...program import parse
+    try:
+        program = parse(text)
+    except Exception:
+        program = None
+    chosen = ("failure", "differential") if program is not None else ("failure",)
+    return run_oracles(program, text, path, pool, ref, backend=opt.ctx.backend, oracles=chosen, seed=opt.ctx.seed)

@@ -44,8 +44,9 @@ from ...oracle.rootcause import rootcause, site_and_message
 from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
 from ..store.record import Bucket
 
-#: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place)
-DIFFERENCES = ("dtype", "shape", "values", "aliasing")
+#: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place;
+#: ``count``: another number of outputs than the reference's)
+DIFFERENCES = ("dtype", "shape", "values", "aliasing", "count")
 
 
 def failure_key(label: str, o) -> BucketKey:
@@ -268,20 +269,35 @@ def traits(program: Program | None) -> dict:
 
 #: a wrong dtype or shape in a finding's words: ``output 2: int64[3, 5] vs reference bool[3, 5]``
 _WORDS = re.compile(r": (\w+)\[([\d, ]*)\] vs reference (\w+)\[([\d, ]*)\]")
+#: another number of outputs in a finding's words: ``0 outputs vs 1 from the reference``
+_COUNT_WORDS = re.compile(r"\b\d+ outputs vs \d+ from the reference")
+
+
+def worded_difference(words: str | None) -> str | None:
+    """What differs in a wrong result as its words say it (the line the deciding comparison wrote
+    about the output it found wrong, ``oracle.compare``): "dtype" or "shape" where they show the
+    two (``output 2: int64[3, 5] vs reference bool[3, 5]``), "count" where they show two numbers
+    of outputs, else "values" (elements that differ: the words cannot tell an aliased input's
+    from an output's); None without words."""
+    if not words:
+        return None
+    g = _WORDS.search(words)
+    if g:
+        return "dtype" if g.group(2) == g.group(4) else "shape"
+    return "count" if _COUNT_WORDS.search(words) else "values"
 
 
 def difference(meta: Bucket) -> str:
-    """What differs in a wrong-result bucket (``DIFFERENCES``): its key's ``difference``, or for
-    buckets recorded before keys said so (``nvfuser mismatch cat -> bool``) an aliased input's
-    op, else its recorded words (the backend's output read)."""
-    if meta.key.difference:
-        return meta.key.difference
-    if meta.key.ops == ("aliased input",):
-        return "aliasing"
-    g = _WORDS.search(meta.words or "")
-    if g:
-        return "dtype" if g.group(2) == g.group(4) else "shape"
-    return "values"
+    """What differs in a wrong-result bucket (``DIFFERENCES``), as its recorded words say it
+    (``worded_difference``): the words are the evidence the finding was filed on, so a key whose
+    kind says otherwise (an older fmin read the kind from another comparison than the one that
+    wrote the words) is brought to them. Words of elements that differ keep an ``aliasing`` key
+    (or an older key's ``aliased input`` op) as that; a bucket without words keeps its key's kind."""
+    kept = meta.key.difference or ("aliasing" if meta.key.ops == ("aliased input",) else None)
+    said = worded_difference(meta.words)
+    if said is None:
+        return kept or "values"
+    return "aliasing" if said == "values" and kept == "aliasing" else said
 
 
 def dtypes_of(meta: Bucket) -> tuple[str | None, str | None]:
@@ -313,5 +329,6 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
     return None
 
 
-__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form", "merge_form",
-           "dtype_class", "program_ops", "change_key", "traits", "difference", "dtypes_of", "bucket_key"]
+__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form",
+           "merge_form", "dtype_class", "program_ops", "change_key", "traits", "worded_difference", "difference", "dtypes_of",
+           "bucket_key"]

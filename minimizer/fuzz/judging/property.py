@@ -13,19 +13,24 @@ from .keys import difference
 def differs(meta: Bucket) -> str:
     """For a wrong result: what ``--mismatch-in`` holds it to ("dtype", "shape" or "values": an
     input written in place compares its values), from its key or words (``keys.difference``);
-    "" for another kind."""
+    "" for another kind, and for a difference ``--mismatch-in`` cannot name (another number of
+    outputs: held to any mismatch)."""
     if meta.kind != "mismatch":
         return ""
+    from ...oracle.checks.mismatch import Mismatch
     what = difference(meta)
-    return "values" if what == "aliasing" else what
+    what = "values" if what == "aliasing" else what
+    return what if what in Mismatch.WHATS else ""
 
 
 def reduction_flags(meta: Bucket) -> dict:
     """The property flags a bucket is reduced under. A wrong result is held to its kind of
-    difference (``--mismatch-in dtype`` ...), also for buckets stored before flags said so."""
+    difference (``--mismatch-in dtype`` ...) as ``differs`` reads it now — one source for the key
+    and the property, also for buckets stored before flags said so, or whose stored flag says
+    another kind than their words."""
     flags = dict(meta.flags or {})
-    if flags.get("mismatch") is True and meta.kind == "mismatch":
-        flags["mismatch"] = differs(meta)
+    if flags.get("mismatch") not in (None, False) and meta.kind == "mismatch":
+        flags["mismatch"] = differs(meta) or True
     if isinstance(flags.get("mismatch"), str):   # stored as the kind of difference: ``--mismatch-in``
         flags["mismatch_in"] = flags.pop("mismatch")
     return flags

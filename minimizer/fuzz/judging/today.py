@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from ...oracle.rootcause import particulars
 from ..store import merge as store_merge, rekey as store_rekey
+from ..store.finding import Finding
 from ..store.key import BucketKey
 from ..store.record import Bucket
 from ..store.store import REDUCTION_FILES, Store, joined_particulars, read_stored, reduced_path, write_stored
@@ -75,6 +76,18 @@ def rekey_minimized(store: Store, key: str | BucketKey) -> str:
     happened to produce the first differing output of a generated program
     (``store.rekey.rekey_minimized``). Returns the text of the bucket's key now."""
     return store_rekey.rekey_minimized(store, key, TODAY)
+
+
+def replay_key(m: Bucket, found: Finding, script: str | None, minimized: bool) -> BucketKey:
+    """The key bucket ``m`` has today when the replay of its program ``script`` (its minimal repro
+    where ``minimized``) shows ``found`` — a campaign's finding on that program, keyed as the
+    oracles key a generated one (a wrong result by the op of its first differing output): the
+    bucket as that finding's, keyed by ``keys.bucket_key`` as a re-key would (a minimal repro's
+    wrong result names every op of the repro). ``--recheck`` compares it with the bucket's key:
+    the same bug, or another one to re-key the bucket on."""
+    as_found = replace(m, kind=found.kind, key=found.key, words=found.words, owner=found.owner)
+    outcome = found.outcome.to_json() if found.outcome is not None else None
+    return bucket_key(as_found, outcome, _program(script), minimized) or found.key
 
 
 def merge(sources: list[str], into: str) -> dict:
@@ -155,4 +168,4 @@ def _variant_to_failure(store: Store, m: Bucket) -> BucketKey | None:
     return m.key
 
 
-__all__ = ["TODAY", "TodaysRules", "rekey", "rekey_minimized", "merge"]
+__all__ = ["TODAY", "TodaysRules", "rekey", "rekey_minimized", "replay_key", "merge"]

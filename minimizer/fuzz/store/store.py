@@ -194,23 +194,51 @@ class Store:
         """``m`` into its bucket (the one that answers to its key)."""
         record.save_dir(self.dir(m.key), m)
 
-    def mark_recheck(self, key: str | BucketKey, reproduces: bool, reason: str, script: str,
+    def mark_recheck(self, key: str | BucketKey, reproduces: bool | None, reason: str, script: str,
                      environment: dict | None = None, undefined: list | None = None) -> None:
         """The result of ``fmin fuzz --recheck``: a bucket that no longer reproduces is stale, one
-        that reproduces again is not; ``undefined``, the value rules the reference's run of its
-        script broke (a program no result is right for: ``fuzz.classes`` files it under missing
-        checks, whatever the compiler did)."""
+        that reproduces again is not, one not rechecked (``reproduces`` None: its replay failed in
+        fmin's code or the machine's) keeps its stale mark as it was, the reason recorded;
+        ``undefined``, the value rules the reference's run of its script broke (a program no
+        result is right for: ``fuzz.classes`` files it under missing checks, whatever the
+        compiler did)."""
         m = self.meta(key)
         if m is None:
             return
         at = time.strftime("%Y-%m-%dT%H:%M:%S")
         m.recheck = Recheck(reproduces, reason, script, at, environment or {})
+        if reproduces is None:
+            self.save(m)
+            return
         m.undefined = list(undefined) if undefined else None
         if reproduces:
             m.stale = None
         else:
             m.stale = Stale(f"recheck of {script}: {reason}", at, environment or {})
         self.save(m)
+
+    def rekey_on(self, key: str | BucketKey, found: Finding, new_key: BucketKey, script: str) -> str:
+        """The bucket of ``key``, whose replay of its ``script`` showed another bug of its backend
+        (``found``, keyed ``new_key`` by judging's rules of today), re-keyed on that bug: its kind,
+        owner, words, flags and key are the finding's, and the replay's outcome is what it is held
+        to now (``outcome.json``, and ``outcome.min.json`` where the replayed script is its minimal
+        repro: a re-key reads them, so it stays where it is put). It moves as a re-key moves it
+        (``move``): its id kept, the old key an alias, merged into a bucket that has the new key
+        already. Returns the text of the key it answers to now."""
+        m = self.meta(key)
+        if m is None:
+            return str(key)
+        d = self.dir(key)
+        if found.outcome is not None:
+            text = json.dumps(found.outcome.to_json(), indent=1, default=str)
+            write_stored(os.path.join(d, "outcome.json"), text)
+            if script != "original.py":
+                write_stored(os.path.join(d, "outcome.min.json"), text)
+        changed = replace(m, kind=found.kind, owner=found.owner, key=new_key, words=found.words,
+                          flags=dict(found.flags), particulars=particulars(found.outcome) or None)
+        if self.move(key, changed) == "same":
+            self.save(changed)
+        return self.resolve(new_key)
 
     def outcome(self, key: str | BucketKey) -> dict | None:
         p = os.path.join(self.dir(key), "outcome.json")

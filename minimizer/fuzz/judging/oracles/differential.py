@@ -32,19 +32,24 @@ def judge(ex: Example) -> Finding | NotJudged | None:
 
 
 def _mismatch(v, ev, ex: Example) -> Finding | None:
+    """The wrong result's finding: its kind of difference, the op it names, its dtypes and its
+    words all read from one output — the first one the deciding comparison (``ev.final``: the
+    judgement against the exact result where one was made) found wrong. Reading the kind from the
+    comparison with eager and the words from the judgement filed a shape difference under
+    ``values`` where eager's comparison also flagged an earlier output that the exact result then
+    cleared as rounding."""
     if not v.holds:
         return None
     program, backend = ex.program, ex.backend
-    comp = ev.comparison if isinstance(ev, MismatchEvidence) else None
-    outs = comp.outputs if comp else []
-    bads = [k for k, d in enumerate(outs) if not d.ok and not _index_typed(program, d, k)]
+    final = ev.final if isinstance(ev, MismatchEvidence) else None
+    outs = final.outputs if final else []
+    bads = [(k, d) for k, d in enumerate(outs) if not d.ok and not _index_typed(program, d, k)]
     if outs and not bads:
         return None
-    bad = bads[0] if bads else 0
-    label = comp.outputs[bad].label if comp and comp.outputs else "output 0"
-    dtype = comp.outputs[bad].dtype if comp and comp.outputs else "?"
-    differs = comp.outputs[bad].what if comp and comp.outputs else "values"
-    op = producer(program, bad) if label.startswith("output") else "aliased input"
+    k, d = bads[0] if bads else (0, None)
+    differs = ("values" if d.what == "scalar" else d.what) if d else "count"   # none wrong: their number is
+    reason = (d.reason if d else None) or (final.first_mismatch if final else None) or v.reason
+    op = producer(program, k) if d is None or d.label.startswith("output") else "aliased input"
     owner = backend
     if differs == "dtype":
         # a result dtype is a typing rule, not a wrong value: the reference's rules are fmin's
@@ -52,11 +57,11 @@ def _mismatch(v, ev, ex: Example) -> Finding | None:
         owner = "fmin"
     elif _translation_disagrees(program, ex.text, ex.path, ex.seed, ex.pools, backend):
         owner = "fmin"
-    what = "aliasing" if op == "aliased input" else differs
-    got = comp.outputs[bad].got if comp and comp.outputs else None
-    dimension = dimension_error(v.reason, program) if what == "shape" else None
-    return Finding("mismatch", owner, mismatch_key(backend, what, [op], got, dtype, dimension, broken_rules(program)),
-                   f"{backend} outputs differ from the reference: {v.reason}",
+    what = "aliasing" if op == "aliased input" and differs == "values" else differs
+    dimension = dimension_error(reason, program) if what == "shape" else None
+    key = mismatch_key(backend, what, [op], d.got if d else None, d.dtype if d else "?", dimension,
+                       broken_rules(program))
+    return Finding("mismatch", owner, key, f"{backend} outputs differ from the reference: {reason}",
                    {"mismatch": differs if differs in Mismatch.WHATS else True}, ex.outcome)
 
 
