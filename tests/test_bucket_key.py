@@ -95,8 +95,8 @@ def test_a_generator_key_says_the_exception_with_numbers_masked():
 # ---------------------------------------------------------------- finding.json
 FULL = BucketKey(kind=MISMATCH, label="nvfuser", status="error", cause="c", site="f.cpp:g", message="m",
                  difference="dtype", detail="int for bool", ops=("cast", "where"), output_dtype="bool",
-                 rules=("alias-twice",), mechanism="index type", variant="layout", schedulers=("pointwise",),
-                 seeded=True, verbatim="nvfuser mismatch as an older fmin wrote it")
+                 rules=("alias-twice",), mechanism="index type", upstream="NVIDIA/Fuser#1", lost_at="cat",
+                 variant="layout", schedulers=("pointwise",), seeded=True, verbatim="nvfuser mismatch as an older fmin wrote it")
 
 
 def test_every_part_of_a_key_is_written_and_read_back():
@@ -123,10 +123,17 @@ def test_a_key_is_compared_with_a_key_never_with_its_text():
     assert len({key, BucketKey(MISMATCH, "nvfuser", difference="values", ops=("add",))}) == 1
 
 
+#: parts of a key no schema-1 record can hold: fmin learnt them after schema 2 (issue 43)
+NEWER_THAN_SCHEMA_1 = ("mechanism", "upstream", "lost_at")
+
+
 def test_a_schema_1_record_migrates_to_the_record_the_corpus_stores():
     """Every committed record written back as schema 1 (its key as text alone) reads as the
-    schema-2 record it is: the migration loses no part of any key the corpus holds."""
+    schema-2 record it is: the migration loses no part of any key the corpus holds — but the
+    parts fmin learnt after schema 2, which no schema-1 record says."""
     for raw in _corpus():
+        if set(raw["key_record"]) & set(NEWER_THAN_SCHEMA_1):
+            continue
         old = {**{k: v for k, v in raw.items() if k != "key_record"}, "schema": 1}
         assert record.from_json(old).key == BucketKey.from_json(raw["key_record"]), raw["id"]
 

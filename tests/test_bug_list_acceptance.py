@@ -5,11 +5,12 @@ root causes.
 
 The root causes below are the hand triage of those 27 buckets (their messages and minimal
 repros read against nvFuser's source): one per nvFuser site for the failures (a layout-dependent
-bucket whose variant fails with a site's error belongs to that site), and one per way a dimension
-of an output goes wrong — the four shape mismatches passed through four ops, but three are one
-expanded extent returned as 1 (an expanded input dim through a ``max`` reduction and through a
-``cat`` on another dim, a ``broadcast_in_dim``'s new dim) and one a ``cat``'s concatenated
-extent lost (``gt`` of the concatenation)."""
+bucket whose variant fails with a site's error belongs to that site), and for a wrong shape one
+per way a dimension of an output goes wrong *and* op that loses it (issue 43: a lost extent is
+fixed in the op that loses it) — three are an expanded extent returned as 1, lost by a ``max``
+reduction of an expanded input dim, by a ``cat`` on another dim and by a ``broadcast_in_dim``'s
+new dim: three causes; one a ``cat``'s concatenated extent lost (``gt`` of the concatenation),
+whose minimal repro's two outputs and no recorded run of it leave the op unnamed."""
 import json
 import os
 import subprocess
@@ -33,7 +34,9 @@ ROOT_CAUSES = {
     "transform_view findTransformation": {"eab17a1b28f5"},
     "NVRTC: __shfl_xor_sync has no overload (a layout variant)": {"439cdb445875"},
     "wrong shape: a concatenated extent lost": {"558ef76354a7"},
-    "wrong shape: an expanded extent returned as 1": {"64c5a308ba86", "6671c4979e8c", "71ddc45d8af1"},
+    "wrong shape: an expanded extent returned as 1, lost by broadcast_in_dim": {"64c5a308ba86"},
+    "wrong shape: an expanded extent returned as 1, lost by max": {"6671c4979e8c"},
+    "wrong shape: an expanded extent returned as 1, lost by cat": {"71ddc45d8af1"},
 }
 
 

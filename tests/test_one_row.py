@@ -18,6 +18,7 @@ from minimizer.fuzz.judging.today import TODAY, merge, rekey
 from minimizer.fuzz.store.rekey import merge_equal_programs
 from minimizer.fuzz.store.store import Store, bucket_id
 from minimizer.fuzz.judging.keys import EXPANDED_AS_ONE, EXTENT_AS_ONE, canonical_form, dimension_error
+from minimizer.fuzz.judging.mechanisms import STRIDED_INPLACE_WRITE
 from minimizer.fuzz.judging.oracles import _failure, failure_owner
 from minimizer.fuzz.store.finding import Finding
 from minimizer.fuzz.store.key import MISMATCH, BucketKey
@@ -104,19 +105,26 @@ EXPANDED = ("0114a9146a59", "0fc0283ee4de", "20b50ae019e7", "551c087746af", "644
 CONCATENATED = ("256ab333b76a", "6fc870649b3d")
 
 
-def test_a_wrong_shape_is_named_by_what_went_wrong_with_the_dimension(tmp_path):
+def test_a_wrong_shape_is_named_by_what_went_wrong_with_the_dimension_and_the_op_that_loses_it(tmp_path):
     """Seven buckets keyed by seven ops (``broadcast_in_dim``, ``set``, ``welford``, ``cat``, ``ne``,
     ``prod`` ...) are one expanded extent returned as 1; two after a ``cat`` are one concatenated
-    extent lost."""
+    extent lost. Once minimized, a lost extent is also named by the op that loses it (its fix is
+    in that op): the three minimized expanded ones lose it in a ``cat``, a ``broadcast_in_dim``
+    and a ``prod``, three rows; the four not minimized yet stay one row, their op unknown; both
+    concatenated ones lose it in their ``cat``."""
     assert len({finding(b).key for b in EXPANDED + CONCATENATED}) == 9
     root = corpus(tmp_path, *EXPANDED, *CONCATENATED)
     rekey(root)
     after = buckets(root)
+    expanded = "nvfuser mismatch shape (an expanded extent returned as 1)"
     assert sorted(str(m.key) for m in after.values()) == [
-        "nvfuser mismatch shape (a concatenated extent lost)", "nvfuser mismatch shape (an expanded extent returned as 1)"]
+        "nvfuser mismatch shape (a concatenated extent lost) at cat", expanded, f"{expanded} at broadcast_in_dim",
+        f"{expanded} at cat", f"{expanded} at prod"]
     by_key = {str(m.key): answers(m) for m in after.values()}
-    assert by_key["nvfuser mismatch shape (an expanded extent returned as 1)"] >= set(EXPANDED)
-    assert by_key["nvfuser mismatch shape (a concatenated extent lost)"] >= set(CONCATENATED)
+    assert by_key[expanded] >= {"0fc0283ee4de", "20b50ae019e7", "551c087746af", "a4e0aaaf4c16"}
+    assert "6447dc39a824" in by_key[f"{expanded} at cat"] and "0114a9146a59" in by_key[f"{expanded} at broadcast_in_dim"]
+    assert "b2ee74c38265" in by_key[f"{expanded} at prod"]
+    assert by_key["nvfuser mismatch shape (a concatenated extent lost) at cat"] >= set(CONCATENATED)
 
 
 def test_an_extent_returned_as_1_is_an_expanded_ones_only_where_the_program_expands():
@@ -265,23 +273,35 @@ def test_a_scalars_dtype_letter_is_not_the_key():
 
 
 def test_a_shards_bucket_of_a_known_key_under_another_id_merges(tmp_path):
-    """A GPU campaign's corpus (8cd68d68b828: an expanded extent returned as 1) merged into the
-    known corpus, whose bucket of that key (6447dc39a824) kept the id of the key it was first
-    seen with: ``merge`` copied it in as new and nothing re-keyed either, two rows of one cause."""
+    """A GPU campaign's corpus (8cd68d68b828: an expanded extent returned as 1, lost in a
+    ``broadcast_in_dim`` after a ``slice``) merged into the known corpus, whose bucket of that
+    dimension error (6447dc39a824) loses it in a ``cat``: two rows today, one per op that loses
+    the extent. A second shard's bucket of 8cd68d68b828's key as it is now (0114a9146a59, the same
+    ``slice`` and ``broadcast_in_dim``), filed under the id of the key it met: ``merge`` copies it
+    in as new and nothing re-keys it, yet it is one row with 8cd68d68b828."""
     data = os.path.join(ROOT, "tests", "data", "merge-same-key")
     known = tmp_path / "known"
     shutil.copytree(os.path.join(data, "known"), known)
     report = merge([os.path.join(data, "shard")], str(known))
     got = {b.id: b for b in Store(str(known)).buckets()}
-    assert set(got) == {"6447dc39a824", "ca0a49b883ff", "c9088f30f8a8"} and report["rekey"]["merged"] == 1
-    b = got["6447dc39a824"]
-    assert str(b.key) == "nvfuser mismatch shape (an expanded extent returned as 1)"
-    assert b.count == sum(record.load_dir(os.path.join(data, d, i)).count
-                          for d, i in (("known", "6447dc39a824"), ("shard", "8cd68d68b828")))
+    assert set(got) == {"6447dc39a824", "8cd68d68b828", "ca0a49b883ff", "c9088f30f8a8"}
+    assert report["rekey"]["merged"] == 0
+    assert str(got["6447dc39a824"].key) == "nvfuser mismatch shape (an expanded extent returned as 1) at cat"
+    at_broadcast = got["8cd68d68b828"].key
+    assert str(at_broadcast) == "nvfuser mismatch shape (an expanded extent returned as 1) at broadcast_in_dim"
     # c9088f30f8a8's key (an NVRTC error naming ``nvf::threshold``) is one the known
     # reduced-precision bucket once absorbed: no reason on its own (its stored message lost the
     # operand types to the kernel source printed before them; its reduction's run decides)
-    assert "c9088f30f8a8" in got
+    shard = tmp_path / "shard2"
+    shutil.copytree(os.path.join(DATA, "0114a9146a59"), shard / "0114a9146a59")
+    p = record.path_in(str(shard / "0114a9146a59"))
+    m = record.load(p)
+    m.key = at_broadcast
+    record.save(p, m)
+    report = merge([str(shard)], str(known))
+    (row,) = [b for b in Store(str(known)).buckets() if str(b.key) == str(at_broadcast)]
+    assert report["rekey"]["merged"] == 1 and row.id == "0114a9146a59"   # the first seen keeps its id
+    assert row.count == record.load_dir(os.path.join(data, "shard", "8cd68d68b828")).count + m.count
 
 
 def test_buckets_once_keyed_alike_then_told_apart_stay_apart(tmp_path):
@@ -289,7 +309,7 @@ def test_buckets_once_keyed_alike_then_told_apart_stay_apart(tmp_path):
     ``values: permute``: its old key is another bucket's key now, which keeps it."""
     root = tmp_path / "c"
     for b in ("b320a6909b04", "45c1b711f3a0"):
-        shutil.copytree(os.path.join(ROOT, "corpus", "findings", b), root / b)
+        shutil.copytree(os.path.join(DATA, b), root / b)
     assert "nvfuser mismatch values: linear" in record.load_dir(str(root / "b320a6909b04")).old_keys
     rekey(str(root))
     assert sorted(b.id for b in Store(str(root)).buckets()) == ["45c1b711f3a0", "b320a6909b04"]
@@ -318,11 +338,12 @@ def test_the_bare_assertions_of_one_function_are_one_root_cause():
 
 
 def test_an_input_written_into_itself_is_one_row_and_an_ill_defined_write_another(tmp_path):
-    """Three real buckets without ops: an input written into itself at rank 2 (keyed ``aliasing``)
-    and at rank 3 (first keyed ``values: where``, by the output its unreduced program broke), and a
-    BFloat16 value written into a Float input. The rank-3 repro returns nothing, so what it shows
-    wrong is an input: it joins the rank-2 row. The third breaks ``alias-dtype``: its key says so and
-    it stays apart, though its ops (none) and its difference are the same."""
+    """Three real buckets without ops: a non-contiguous input written into itself at rank 2 (keyed
+    ``aliasing``) and at rank 3 (first keyed ``values: where``, by the output its unreduced program
+    broke), and a BFloat16 value written into a Float input. The rank-3 repro returns nothing, so
+    what it shows wrong is an input: it joins the rank-2 row, both keyed by the strided in-place
+    write. The third breaks ``alias-dtype``: its key says so and it stays apart, though its ops
+    (none) and its difference are the same."""
     root = corpus(tmp_path, "7e0863eba51b", "4663d1cbec89", "0d4b417dfcc0")
     before = buckets(root)
     rekey(root)
@@ -334,7 +355,7 @@ def test_an_input_written_into_itself_is_one_row_and_an_ill_defined_write_anothe
     assert got["7e0863eba51b"].seeds == {k: (first.seeds or {}).get(k, 0) + (later.seeds or {}).get(k, 0)
                                          for k in {**(first.seeds or {}), **(later.seeds or {})}}
     assert set(got) == {"7e0863eba51b", "0d4b417dfcc0"}
-    assert str(got["7e0863eba51b"].key) == "nvfuser mismatch aliasing: no op"
+    assert got["7e0863eba51b"].key.mechanism == STRIDED_INPLACE_WRITE.words   # both inputs non-contiguous
     assert "nvfuser mismatch values: where" in got["7e0863eba51b"].old_keys
     assert str(got["0d4b417dfcc0"].key) == "nvfuser mismatch aliasing: no op (breaks alias-dtype)"
     assert Store(root).meta("nvfuser mismatch aliasing: no op").id == "7e0863eba51b"
@@ -350,4 +371,4 @@ def test_a_buckets_key_now_answers_before_another_buckets_old_key(tmp_path):
     got = buckets(root)
     assert got["0d4b417dfcc0"].key.rules == ("alias-dtype",)
     assert "nvfuser mismatch values: no op" in got["0d4b417dfcc0"].old_keys
-    assert str(got["4663d1cbec89"].key) == "nvfuser mismatch aliasing: no op"
+    assert got["4663d1cbec89"].key.mechanism == STRIDED_INPLACE_WRITE.words

@@ -250,3 +250,17 @@ def test_an_ambiguous_overload_of_half_or_bfloat16_operands_is_the_reduced_preci
             o = json.load(f)
         assert rootcause(o["signature"], o["message"]).endswith(REDUCED_PRECISION), name
         assert particulars(o["signature"], o["message"])["functions"][0] == fn   # then what else it met
+
+
+CONVERSION = os.path.join(ROOT, "tests", "data", "nvfuser", "nvrtc-conversion-0.2.36")
+
+
+@pytest.mark.parametrize("name", ["var_bf16_expanded", "conversion_half"])
+def test_a_missing_half_conversion_is_the_reduced_precision_family(name):
+    """NVRTC's ``no suitable conversion function from "nvf::__bfloat" to "float"`` (captured on an
+    H100, the data folder's README says how) is a Half/BFloat16 operand meeting an operator it lacks
+    (the cast): the family's one root cause, the cast listed as what it met."""
+    with open(os.path.join(CONVERSION, name + ".json")) as f:
+        o = json.load(f)
+    assert rootcause(o["signature"], o["message"]).endswith(REDUCED_PRECISION)
+    assert particulars(o) == {"functions": ["(float)"]}

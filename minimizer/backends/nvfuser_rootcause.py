@@ -225,7 +225,8 @@ REDUCED_PRECISION = ("CUDA NVRTC compile error: a Half/BFloat16 operand reaches 
                      "without a reduced-precision overload")
 _NVRTC_ERROR = re.compile(r"\(\d+\): error: (?:no instance of overloaded function \"(?P<f>[^\"]+)\" matches the argument list"
                           r"|more than one instance of overloaded function \"(?P<a>[^\"]+)\" matches the argument list"
-                          r"|no operator \"(?P<o>[^\"]+)\" matches these operands|(?P<other>.*))")
+                          r"|no operator \"(?P<o>[^\"]+)\" matches these operands"
+                          r"|no suitable conversion function from \"(?P<cf>[^\"]+)\" to \"(?P<ct>[^\"]+)\" exists|(?P<other>.*))")
 _TYPES = re.compile(r"^\s*(?:argument|operand) types are:(?P<types>.*)$")
 #: ``__half``/``__bfloat16`` and their ``__nv_`` spellings (an ambiguous overload's types read
 #: ``(const __nv_bfloat16, const __nv_bfloat16)``: the operand converts to several float types)
@@ -236,8 +237,9 @@ _TYPES_WITHIN = 24
 
 
 def reduced_precision_functions(message: str | None) -> list[str]:
-    """The functions and operators (``ceil``, ``nvf::relu``, ``*``) an NVRTC log says have no
-    overload for the Half/BFloat16 operands they were given, each once, in the log's order; []
+    """The functions and operators (``ceil``, ``nvf::relu``, ``*``, a cast ``(float)`` the type has no
+    conversion for) an NVRTC log says have no overload for the Half/BFloat16 operands they were
+    given, each once, in the log's order; []
     unless the log's first error is one of them (then the failure is the family's)."""
     if not message or "NVRTC" not in message:
         return []
@@ -247,9 +249,12 @@ def reduced_precision_functions(message: str | None) -> list[str]:
         m = _NVRTC_ERROR.search(ln)
         if m is None:
             continue
-        t = _types_below(lines, i)
-        name = m.group("f") or m.group("a") or m.group("o")
-        if name is None or t is None or not _REDUCED.search(t.group("types")):
+        if m.group("cf"):   # a cast the type lacks (``(float) x`` of an ``nvf::__bfloat``): its types are on the line
+            name, types = f"({m.group('ct')})", m.group("cf")
+        else:
+            t = _types_below(lines, i)
+            name, types = m.group("f") or m.group("a") or m.group("o"), t.group("types") if t else None
+        if name is None or types is None or not _REDUCED.search(types):
             if not found:   # the first error is another one: not the family
                 return []
             continue

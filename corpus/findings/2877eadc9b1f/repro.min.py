@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 4 --timeout 120 --max-examples 0 --minimize-time 90 --minimize-budget 150 --corpus findings --summary minimize.json
-# property: the same failure (error `nvfuser internal-assert: scheduler/vectorize_helper.cpp:ContiguousInnerDimensionsMapper: RuntimeError: Unexpected reduction domain given to ContiguousInnerDimensionsMapper`)
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket 2877eadc9b1f: nvfuser error nvfuser internal-assert: scheduler/vectorize_helper.cpp:ContiguousInnerDimensionsMapper: RuntimeError: Unexpected reduction domain given to ContiguousInnerDimensionsMapper
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser internal-assert: scheduler/vectorize_helper.cpp:ContiguousInnerDimensionsMapper: RuntimeError: Unexpected reduction domain given to ContiguousInnerDimensionsMapper`
+# finding: failure (nvfuser), bucket 2877eadc9b1f: nvfuser error nvfuser internal-assert: scheduler/vectorize_helper.cpp:ContiguousInnerDimensionsMapper: RuntimeError: Unexpected reduction domain given to ContiguousInnerDimensionsMapper; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser internal-assert: scheduler/vectorize_helper.cpp:ContiguousInnerDimensionsMapper: RuntimeError: Unexpected reduction domain given to ContiguousInnerDimensionsMapper`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

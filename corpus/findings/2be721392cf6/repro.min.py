@@ -1,20 +1,14 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --seeds corpus/direct_creation_random.py corpus/direct_linear_matmul.py corpus/direct_rmsnorm_fwd.py corpus/direct_scatter_index_ops.py corpus/direct_shape_ops.py corpus/direct_ternary_reductions.py corpus/direct_topk_argsort_cumsum.py corpus/handwritten_layernorm_direct.py corpus/legacy_2022_bias_gelu.py corpus/legacy_batchnorm_stats_alias.py corpus/legacy_causal_mask_dropout.py corpus/legacy_cumsum_pad_cat.py corpus/legacy_index_embedding.py corpus/legacy_layernorm_fwd_2023.py corpus/legacy_linear_shape_queries.py corpus/legacy_rmsnorm_bwd_2024.py corpus/legacy_scaled_mm_fp8.py corpus/legacy_softmax_fwd.py corpus/rmsnorm_softmax_41.py corpus/rope_qkv_split.py corpus/seeds --corpus seeded --summary seeded.json
-# property: the outcome depends on the inputs' memory layout
-# confirmed on: NVIDIA H200 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H200 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: layout-dependent (nvfuser), bucket 2be721392cf6: nvfuser segmentation depends on the input layout (expr_eval, pointwise)
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# finding: layout-dependent (nvfuser), bucket 2be721392cf6: nvfuser segmentation depends on the input layout (expr_eval, pointwise); run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows AssertionError: the segmentation differs ...
 # as filed: both: as reduced, and the two innermost dims of tv1 swapped in memory; the other one (2 kernels [pointwise, reduction] + 2 expr_eval) is in report.md
-# running it shows: AssertionError: the segmentation differs ...
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import os
 import re
 import subprocess
 import sys
-
 VERSIONS = []
 VERSIONS.append(('as reduced', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
@@ -28,7 +22,6 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv5)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((2, 1, 2), dtype=torch.float32, device='cuda:0'),
@@ -48,7 +41,6 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv5)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((2, 1, 2), dtype=torch.float32, device='cuda:0'),
@@ -56,8 +48,6 @@ inputs = [
 ]
 fd.execute(inputs)
 '''))
-
-
 def segmentation(what, text):
     """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
     env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
@@ -68,8 +58,6 @@ def segmentation(what, text):
     block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
     details = block.split("group details:")[-1]
     return block, sorted(m or "none" for m in re.findall(r"^\s*g\{(?:\((\w+)\))?\s*$", details, re.M))
-
-
 found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
 for what, block, groups in found:
     print(f"==== {what}: {len(groups)} segments {groups}\n{block or '(no segmented fusion: one kernel)'}\n")

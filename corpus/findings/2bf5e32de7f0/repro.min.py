@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0
-# property: the same failure (error `nvfuser internal-assert: runtime/executor_utils.cpp:getOutputAliasToInputMap: RuntimeError: Kernel found with output to output aliasing, this is unsupported at this moment.`)
-# confirmed on: NVIDIA H200 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H200 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion
-# finding: failure (nvfuser), bucket 2bf5e32de7f0: nvfuser error nvfuser internal-assert: runtime/executor_utils.cpp:getOutputAliasToInputMap: RuntimeError: Kernel found with output to output aliasing, this is unsupported at this moment.
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser internal-assert: runtime/executor_utils.cpp:getOutputAliasToInputMap: RuntimeError: Kernel found with output to output aliasing, this is unsupported at this moment.`
+# finding: failure (nvfuser), bucket 2bf5e32de7f0: nvfuser error nvfuser internal-assert: runtime/executor_utils.cpp:getOutputAliasToInputMap: RuntimeError: Kernel found with output to output aliasing, this is unsupported at this moment.; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser internal-assert: runtime/executor_utils.cpp:getOutputAliasToInputMap: RuntimeError: Kernel found with output to output aliasing, this is unsupported at this moment.`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 8 --timeout 120 --max-examples 0 --minimize-time 60 --minimize-budget 220 --corpus findings --summary minimize.json
-# property: the same failure (error `nvfuser internal-assert: id_model/indexing_traversal.cpp:getExprsBetweenForResize: RuntimeError: Indexing path for resize not found: ID`)
-# confirmed on: NVIDIA H200 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H200 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging,scheduler_params
-# finding: failure (nvfuser), bucket 4fc828179ec5: nvfuser error nvfuser internal-assert: id_model/indexing_traversal.cpp:getExprsBetweenForResize: RuntimeError: Indexing path for resize not found: ID
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser internal-assert: id_model/indexing_traversal.cpp:getExprsBetweenForResize: RuntimeError: Indexing path for resize not found: ID`
+# finding: failure (nvfuser), bucket 4fc828179ec5: nvfuser error nvfuser internal-assert: id_model/indexing_traversal.cpp:getExprsBetweenForResize: RuntimeError: Indexing path for resize not found: ID; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser internal-assert: id_model/indexing_traversal.cpp:getExprsBetweenForResize: RuntimeError: Indexing path for resize not found: ID`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -1,31 +1,23 @@
 # Minimized by fmin 0.1.0
-# property: the outcome depends on the inputs' memory layout
-# confirmed on: NVIDIA H200 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H200 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion
-# finding: layout-dependent (nvfuser), bucket 67659b0609ef: nvfuser layout-dependent segmentation changes (pointwise)
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# finding: layout-dependent (nvfuser), bucket 67659b0609ef: nvfuser layout-dependent segmentation changes (pointwise); run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows AssertionError: the segmentation differs ...
 # as filed: both: as reduced, and the two innermost dims of tv0 swapped in memory; the other one (0 kernels + 1 expr_eval) is in report.md
-# running it shows: AssertionError: the segmentation differs ...
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import os
 import re
 import subprocess
 import sys
-
 VERSIONS = []
 VERSIONS.append(('as reduced', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     tv0 = fd.define_tensor(shape=[9, 8], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)
     tv1 = fd.ops.reshape(tv0, new_shape=[2, 2, 18, 1])
     fd.add_output(tv1)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((9, 8), dtype=torch.float32, device='cuda'),
@@ -34,22 +26,18 @@ fd.execute(inputs)
 '''))
 VERSIONS.append(('the two innermost dims of tv0 swapped in memory', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     tv0 = fd.define_tensor(shape=[9, 8], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
     tv1 = fd.ops.reshape(tv0, new_shape=[2, 2, 18, 1])
     fd.add_output(tv1)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.randn(72, dtype=torch.float32, device='cuda').as_strided((9, 8), (1, 9)),
 ]
 fd.execute(inputs)
 '''))
-
-
 def segmentation(what, text):
     """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
     env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
@@ -60,8 +48,6 @@ def segmentation(what, text):
     block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
     details = block.split("group details:")[-1]
     return block, sorted(m or "none" for m in re.findall(r"^\s*g\{(?:\((\w+)\))?\s*$", details, re.M))
-
-
 found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
 for what, block, groups in found:
     print(f"==== {what}: {len(groups)} segments {groups}\n{block or '(no segmented fusion: one kernel)'}\n")

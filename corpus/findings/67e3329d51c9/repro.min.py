@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 3 --timeout 120 --max-examples 0 --minimize-time 60 --minimize-budget 120 --corpus findings --summary minimize.json
-# property: the same failure (error `nvfuser user-check: transform_rfactor.cpp:runReplay: RuntimeError: Must have at least one reduction axis not marked as rfactor.`)
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket 67e3329d51c9: nvfuser error nvfuser user-check: transform_rfactor.cpp:runReplay: RuntimeError: Must have at least one reduction axis not marked as rfactor.
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser user-check: transform_rfactor.cpp:runReplay: RuntimeError: Must have at least one reduction axis not marked as rfactor.`
+# finding: failure (nvfuser), bucket 67e3329d51c9: nvfuser error nvfuser user-check: transform_rfactor.cpp:runReplay: RuntimeError: Must have at least one reduction axis not marked as rfactor.; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser user-check: transform_rfactor.cpp:runReplay: RuntimeError: Must have at least one reduction axis not marked as rfactor.`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 5 --time 240 --seed 20261206 --timeout 120 --minimize-time 30 --minimize-budget 90 -q --seeds corpus/direct_creation_random.py corpus/direct_linear_matmul.py corpus/direct_rmsnorm_fwd.py corpus/direct_scatter_index_ops.py corpus/direct_shape_ops.py corpus/direct_ternary_reductions.py corpus/direct_topk_argsort_cumsum.py corpus/handwritten_layernorm_direct.py corpus/legacy_2022_bias_gelu.py corpus/legacy_batchnorm_stats_alias.py corpus/legacy_causal_mask_dropout.py corpus/legacy_cumsum_pad_cat.py corpus/legacy_index_embedding.py corpus/legacy_layernorm_fwd_2023.py corpus/legacy_linear_shape_queries.py corpus/legacy_rmsnorm_bwd_2024.py corpus/legacy_scaled_mm_fp8.py corpus/legacy_softmax_fwd.py corpus/rmsnorm_softmax_41.py corpus/rope_qkv_split.py corpus/seeds --corpus seeded --summary seeded.json
-# property: the same failure (error `nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N`)
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket 6ebc0fba4ce1: nvfuser error nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N`
+# finding: failure (nvfuser), bucket 6ebc0fba4ce1: nvfuser error nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser validation: tensor_metadata.cpp:validateAllocationSizesAndStrides: RuntimeError: Found N vs N. TensorView T?'s stride mismatch with contiguity info. allocation domain: ID: sizes: [N]: strides: [N]; contiguity: C; dim: N`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -1,24 +1,17 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --time 240 --seed 2031 --timeout 120 --minimize-time 20 --minimize-budget 40 --corpus generative --summary gen.json
-# property: the outcome depends on the inputs' memory layout
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: layout-dependent (nvfuser), bucket 9a1650f33ee7: nvfuser layout-dependent segmentation changes (expr_eval, pointwise)
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# finding: layout-dependent (nvfuser), bucket 9a1650f33ee7: nvfuser layout-dependent segmentation changes (expr_eval, pointwise); run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows AssertionError: the segmentation differs ...
 # as filed: both: as reduced, and the two innermost dims of T0 swapped in memory; the other one (1 kernel [greedy] + 1 expr_eval) is in report.md
-# running it shows: AssertionError: the segmentation differs ...
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import os
 import re
 import subprocess
 import sys
-
 VERSIONS = []
 VERSIONS.append(('as reduced', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[2, 6, 2], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False)
     T1 = fd.ops.cumprod(T0, dim=1)
@@ -27,7 +20,6 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(T1)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((2, 6, 2), dtype=torch.float16, device='cuda'),
@@ -36,7 +28,6 @@ fd.execute(inputs)
 '''))
 VERSIONS.append(('the two innermost dims of T0 swapped in memory', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     T0 = fd.define_tensor(shape=[2, 6, 2], contiguity=[True, True, True], dtype=DataType.Half, is_cpu=False, stride_order=[2, 0, 1])
     T1 = fd.ops.cumprod(T0, dim=1)
@@ -45,15 +36,12 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(T1)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.randn(24, dtype=torch.float16, device='cuda').as_strided((2, 6, 2), (12, 1, 6)),
 ]
 fd.execute(inputs)
 '''))
-
-
 def segmentation(what, text):
     """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
     env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
@@ -64,8 +52,6 @@ def segmentation(what, text):
     block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
     details = block.split("group details:")[-1]
     return block, sorted(m or "none" for m in re.findall(r"^\s*g\{(?:\((\w+)\))?\s*$", details, re.M))
-
-
 found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
 for what, block, groups in found:
     print(f"==== {what}: {len(groups)} segments {groups}\n{block or '(no segmented fusion: one kernel)'}\n")

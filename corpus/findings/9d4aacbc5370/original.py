@@ -1,48 +1,48 @@
 # CUDA devices:
-#  0: NVIDIA A100-SXM4-80GB
-# torch version: 2.7.0a0+git1c7a4a5
+#  0: NVIDIA H200
+# torch version: 2.10.0+cu128
 # cuda version: 12.8
-# nvfuser version: 0.2.25+gitd729c31
 import torch
 from nvfuser_direct import FusionDefinition, DataType
-
-def nvfuser_fusion_id5(fd : FusionDefinition) -> None :
-    T0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False, stride_order=[0, 1])
-    T1 = fd.define_tensor(shape=[-1], contiguity=[True], dtype=DataType.Float, is_cpu=False, stride_order=[0])
-    T2 = fd.define_tensor(shape=[-1], contiguity=[False], dtype=DataType.Float, is_cpu=False, stride_order=[0])
-    S3 = fd.define_scalar(None, dtype=DataType.Double)
-    T4, T5 = fd.ops.var_mean(T0, dims=[0], correction=0, keepdim=False)
-    S6 = fd.define_scalar(1.00000e-05, dtype=DataType.Double)
-    T7 = fd.ops.add(T4, S6)
-    T8 = fd.ops.rsqrt(T7)
-    T12 = fd.ops.broadcast_in_dim(T5, shape=[32, 64], broadcast_dims=[1])
-    T13 = fd.ops.sub(T0, T12)
-    T17 = fd.ops.broadcast_in_dim(T8, shape=[32, 64], broadcast_dims=[1])
-    T18 = fd.ops.mul(T13, T17)
-    S19 = fd.define_scalar(3.00000, dtype=DataType.Double)
-    T20 = fd.ops.minimum(T18, S19)
-    S21 = fd.define_scalar(-3.00000, dtype=DataType.Double)
-    T22 = fd.ops.maximum(T20, S21)
-    S23 = fd.define_scalar(0.00000, dtype=DataType.Double)
-    T24 = fd.ops.gt(T22, S23)
-    S25 = fd.define_scalar(0.0100000, dtype=DataType.Double)
-    T26 = fd.ops.mul(T22, S25)
-    T27 = fd.ops.where(T24, T22, T26)
-    T28 = fd.ops.lerp(T1, T5, S3)
-    T29 = fd.ops.var(T0, dims=[0], correction=1, keepdim=False)
-    T30 = fd.ops.lerp(T2, T29, S3)
-    fd.add_output(T27)
-    fd.add_output(T28, T1)
-    fd.add_output(T30, T2)
-    fd.add_output(T27, T0)
-
+def nvfuser_fusion(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[False, False], dtype=DataType.Float, is_cpu=False)
+    tv1 = fd.define_tensor(shape=[-1, -1], contiguity=[False, False], dtype=DataType.Float, is_cpu=False)
+    c5 = fd.define_scalar(None, dtype=DataType.Double)
+    tv8 = fd.ops.gt(tv0, tv1)
+    tv9 = fd.ops.sigmoid(tv0)
+    tv10 = fd.ops.abs(tv1)
+    tv11 = fd.ops.where(tv8, tv9, tv10)
+    tv16 = fd.ops.max(tv11, dims=[1])
+    tv17 = fd.ops.min(tv11, dims=[1])
+    tv18 = fd.ops.sub(tv16, tv17)
+    tv4 = fd.ops.lerp(tv0, tv1, c5)
+    tv2 = fd.ops.clamp(tv0, -1.00000, 1.00000)
+    tv3 = fd.ops.threshold(tv1, 0.500000, 0.00000)
+    tv5 = fd.ops.mul(tv3, 0.500000)
+    tv6 = fd.ops.mul(tv2, tv5)
+    tv7 = fd.ops.add(tv4, tv6)
+    tv12, tv13, tv14 = fd.ops.welford(tv7, dims=[1])
+    c1 = fd.ops.size(tv7, dim=1)
+    c62 = fd.ops.cast(c1, dtype=DataType.Double)
+    c64 = fd.ops.mul(1.00000, c62)
+    c68 = fd.ops.cast(1, dtype=DataType.Double)
+    c70 = fd.ops.sub(c64, c68)
+    c72 = fd.ops.cast(0, dtype=DataType.Double)
+    c74 = fd.ops.ge(c70, c72)
+    c76 = fd.ops.cast(0, dtype=DataType.Double)
+    c78 = fd.ops.where(c74, c70, c76)
+    c84 = fd.ops.reciprocal(c78)
+    tv15 = fd.ops.mul(tv13, c84)
+    tv19 = fd.ops.add(tv18, tv15)
+    fd.add_output(tv19)
+    fd.add_output(tv12)
+    fd.add_output(tv7, tv1)
 with FusionDefinition() as fd:
-    nvfuser_fusion_id5(fd)
+    nvfuser_fusion(fd)
 
 inputs = [
-    torch.randn(2048, dtype=torch.float32, device='cuda:0').as_strided((32, 64), (1, 32)),
-    torch.testing.make_tensor((64,), dtype=torch.float32, device='cuda:0'),
-    torch.randn(127, dtype=torch.float32, device='cuda:0').as_strided((64,), (2,)),
-    0.1,
+    torch.randn(1984, dtype=torch.float32, device='cuda:0').as_strided((16, 64), (128, 1)),
+    torch.randn(1984, dtype=torch.float32, device='cuda:0').as_strided((16, 64), (128, 1)),
+    0.25,
 ]
 fd.execute(inputs)

@@ -1,24 +1,17 @@
 # Minimized by fmin 0.1.0
-# property: the outcome depends on the inputs' memory layout
-# confirmed on: NVIDIA H200 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H200 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion
-# finding: layout-dependent (nvfuser), bucket 9e4e8884bd9a: nvfuser layout-dependent segmentation changes (pointwise, resize)
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
+# finding: layout-dependent (nvfuser), bucket 9e4e8884bd9a: nvfuser layout-dependent segmentation changes (pointwise, resize); run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows AssertionError: the segmentation differs ...
 # as filed: both: as reduced, and the two innermost dims of tv0, tv1 swapped in memory; the other one (1 kernel [resize]) is in report.md
-# running it shows: AssertionError: the segmentation differs ...
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import os
 import re
 import subprocess
 import sys
-
 VERSIONS = []
 VERSIONS.append(('as reduced', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     tv0 = fd.define_tensor(shape=[3, -1, 3], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False)
     tv1 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False)
@@ -26,7 +19,6 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv2)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.testing.make_tensor((3, 3, 3), dtype=torch.float32, device='cuda'),torch.testing.make_tensor((3, 3, 3), dtype=torch.float32, device='cuda'),
@@ -35,7 +27,6 @@ fd.execute(inputs)
 '''))
 VERSIONS.append(('the two innermost dims of tv0, tv1 swapped in memory', '''import torch
 from nvfuser_direct import FusionDefinition, DataType
-
 def nvfuser_fusion(fd : FusionDefinition) -> None :
     tv0 = fd.define_tensor(shape=[3, -1, 3], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 0, 1])
     tv1 = fd.define_tensor(shape=[-1, -1, -1], contiguity=[True, True, True], dtype=DataType.Float, is_cpu=False, stride_order=[2, 0, 1])
@@ -43,7 +34,6 @@ def nvfuser_fusion(fd : FusionDefinition) -> None :
     fd.add_output(tv2)
 with FusionDefinition() as fd:
     nvfuser_fusion(fd)
-
 torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
 inputs = [
     torch.randn(27, dtype=torch.float32, device='cuda').as_strided((3, 3, 3), (9, 1, 3)),
@@ -51,8 +41,6 @@ inputs = [
 ]
 fd.execute(inputs)
 '''))
-
-
 def segmentation(what, text):
     """nvFuser's segments of one version: (the Segmented_Fusion block, the scheduler of each group)."""
     env = dict(os.environ, NVFUSER_DUMP="segmented_fusion")
@@ -63,8 +51,6 @@ def segmentation(what, text):
     block = run.stdout[run.stdout.rfind("Segmented_Fusion{", 0, end):end + 20] if end >= 0 else ""
     details = block.split("group details:")[-1]
     return block, sorted(m or "none" for m in re.findall(r"^\s*g\{(?:\((\w+)\))?\s*$", details, re.M))
-
-
 found = [(what, *segmentation(what, text)) for what, text in VERSIONS]
 for what, block, groups in found:
     print(f"==== {what}: {len(groups)} segments {groups}\n{block or '(no segmented fusion: one kernel)'}\n")

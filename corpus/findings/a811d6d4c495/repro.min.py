@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 5 --time 240 --seed 20261206 --timeout 120 --minimize-time 30 --minimize-budget 90 -q --corpus generative --summary gen.json
-# property: the same failure (error `nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: Expected !immediate_reduction_tvs.empty() .`)
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket a811d6d4c495: nvfuser error nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: Expected !immediate_reduction_tvs.empty() .
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: Expected !immediate_reduction_tvs.empty() .`
+# finding: failure (nvfuser), bucket a811d6d4c495: nvfuser error nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: an assertion without a message failed; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser internal-assert: scheduler/normalization_utils.cpp:isCacheableUnmappableTv: RuntimeError: an assertion without a message failed`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -1,12 +1,7 @@
 # Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 8 --timeout 60 --max-examples 0 --minimize-time 95 --minimize-budget 100 --corpus findings -q
-# property: the same failure (error `nvfuser internal-assert: runtime/allocations.cpp:inferShapeAndContiguousStride: RuntimeError: Could not launch kernel as program could not infer V (V) for the buffer T?`)
-# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend)
-# torch version: 2.11.0+cu130
-# nvfuser_direct version: 0.2.36+git7e04d26
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
 # environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging
-# finding: failure (nvfuser), bucket e1b01a04e9bf: nvfuser error nvfuser internal-assert: runtime/allocations.cpp:inferShapeAndContiguousStride: RuntimeError: Could not launch kernel as program could not infer V (V) for the buffer T?
-# run it: python repro.min.py (it sets the nvFuser options it needs itself)
-# running it shows: error `nvfuser internal-assert: runtime/allocations.cpp:inferShapeAndContiguousStride: RuntimeError: Could not launch kernel as program could not infer V (V) for the buffer T?`
+# finding: failure (nvfuser), bucket e1b01a04e9bf: nvfuser error nvfuser internal-assert: runtime/allocations.cpp:inferShapeAndContiguousStride: RuntimeError: Could not launch kernel as program could not infer V (V) for the buffer T?; run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows error `nvfuser internal-assert: runtime/allocations.cpp:inferShapeAndContiguousStride: RuntimeError: Could not launch kernel as program could not infer V (V) for the buffer T?`
 import os
 os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
 import torch

@@ -21,7 +21,7 @@ import json
 import os
 import re
 
-from ..store import record
+from ..store import examples, record
 from .classes import CLASSES, decide, default_violations
 from ..judging.property import differs
 from ..store.key import OUTCOME_CHANGE, BucketKey
@@ -79,6 +79,10 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
         # minimized, then every op of the repro: one op is still the one whose output differs
         older = _older_output(key)
         where = older or (_output_of(ops[0]) if len(ops) == 1 else "an output")
+        if key.mechanism:   # a known cause, whatever ops the repros have
+            where = key.mechanism + (f" ({key.upstream})" if key.upstream else "")
+        elif key.lost_at:   # a lost extent: the op that loses it
+            where = _output_of(key.lost_at)
         return m.where or where, words.split("differ from the reference: ", 1)[-1]
     if kind != "failure" and key.kind != OUTCOME_CHANGE:   # a metamorphic change that ends in no error
         return m.where or "segmenter", words
@@ -177,12 +181,17 @@ def row(m: Bucket, d: str, root: str) -> dict:
         size = "not minimized"
     ex = m.examples or []
     rel = os.path.relpath(os.path.join(d, name), root) if name else ""
+    link = f"[{rel}]({rel})" if rel else "–"
+    others = [(os.path.basename(e), os.path.relpath(os.path.join(e, n), root))
+              for e in examples.kept_dirs(d) if (n := _script(e)[0])]
+    if others:   # the attachments of the other op paths the row absorbed
+        link += " + " + ", ".join(f"[{examples.EXAMPLES}/{k}]({o})" for k, o in others)
     return {"bucket": m.id or os.path.basename(d), "backend": m.backend or "?", "kind": kind_of(m),
             "where raised": where, "message": _cell(msg, 160 - len(_listed(m))) + _listed(m),
             "seen": f"{m.count}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
             "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
             "reproduces standalone": standalone_words(m), "first seen": str(m.first_seen)[:16],
-            "attachment": f"[{rel}]({rel})" if rel else "–", "_m": m}
+            "attachment": link, "_m": m}
 
 
 def table(rows: list[dict]) -> list[str]:

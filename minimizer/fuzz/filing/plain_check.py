@@ -113,12 +113,13 @@ def check_function(dts, form: str | None) -> list[str]:
     ]
 
 
-def section(program, out: str, ins: str, command: str) -> list[str]:
-    """The check's lines, after ``out = fd.execute(ins)``; ``command``: fmin's full verdict on the script."""
+def section(program, out: str, ins: str, command: str, float64: bool = True) -> list[str]:
+    """The check's lines, after ``out = fd.execute(ins)``; ``command``: fmin's full verdict on the
+    script; ``float64`` False: no float64 comparison (an attachment over its length limit)."""
     eager = function_text(program, "eager_reference")
     dts = dtypes_seen(program)
     exact = function_text(program, "exact_reference", upcast=True) if dts else None
-    form = float64_form(program, eager, exact) if exact else None
+    form = float64_form(program, eager, exact) if exact and float64 else None
     head, *body = eager.splitlines()
     return [f"{head}   # added by fmin: the fusion in eager PyTorch, compared at fmin's tolerance; "
             f"fmin's full verdict: {command}", *body, *(exact.splitlines() if form == "function" else ()),

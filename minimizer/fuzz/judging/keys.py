@@ -14,8 +14,13 @@
   a repro is there for the bug) and equal buckets merge. A wrong *shape* is named by what went
   wrong with the dimension (``dimension_error``: an expanded extent returned as 1, a
   concatenated extent lost), not by the ops it passed through: one lost extent reached six
-  outputs of ``max``, ``sum``, ``cat``, ``broadcast_in_dim``, ... and was six buckets. A program
-  that breaks a validity rule carries the rule (``broken_rules``): an ill-defined program's wrong
+  outputs of ``max``, ``sum``, ``cat``, ``broadcast_in_dim``, ... and was six buckets. Once
+  minimized, it also names the op where the extent is lost (``lost_at``: the minimal repro's op
+  producing the differing output), since that op is where it is fixed: ``cat`` dropping an
+  expanded extent and ``broadcast_in_dim`` dropping one are two fixes. A minimal repro that shows a
+  known mechanism (``mechanisms``: a ``var`` of a reduction's output, an output written in place
+  into a non-contiguous input) is keyed by that mechanism instead of its ops. A program that
+  breaks a validity rule carries the rule (``broken_rules``): an ill-defined program's wrong
   result is never one bucket with a well-defined program's.
 * **A segmentation change** (the same program, another input order or layout, other kernels) is
   its own kind, keyed by which schedulers' counts change.
@@ -39,10 +44,11 @@ import re
 from collections import Counter
 
 from ... import dtypes as nv_dtypes
-from ...model import DType, Program, Ref, TensorArg
+from ...model import DType, Program, Ref, TensorArg, is_input_decl
 from ...oracle.rootcause import rootcause, site_and_message
 from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
 from ..store.record import Bucket
+from .mechanisms import Mechanism, mechanism_of
 
 #: the kinds of difference of a wrong result (``aliasing``: an input the fusion writes in place;
 #: ``count``: another number of outputs than the reference's)
@@ -60,7 +66,8 @@ def failure_key(label: str, o) -> BucketKey:
 
 
 def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected: str | None = None,
-                 dimension: str | None = None, rules=()) -> BucketKey:
+                 dimension: str | None = None, rules=(), mechanism: Mechanism | None = None,
+                 lost_at: str | None = None) -> BucketKey:
     """``<backend> mismatch <what>: <op>, <op>``: the ops sorted and named once, without dtypes
     (one wrong ``cast`` in float16 and in bfloat16 is one bucket). A dtype difference is its
     dtypes' classes too, ``dtype (int for bool)``: the typing rule it shows is the difference
@@ -73,10 +80,19 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
     ``rules``: the validity rules the program breaks (``broken_rules``), ``(breaks alias-dtype)``:
     a wrong result of an ill-defined program is caused by the rule it breaks, not by the compiler,
     so it never shares a bucket with a well-defined program of the same ops (a BFloat16 value
-    written into a Float input and an input written into itself are both "no op")."""
+    written into a Float input and an input written into itself are both "no op").
+
+    ``mechanism``: the known cause a minimal repro shows (``mechanisms.mechanism_of``), named
+    instead of the ops: ``values: var of a reduction output divides by the reduced extent``.
+    ``lost_at``: the op of a minimal repro where a wrong shape's extent is lost (``lost_at``):
+    ``shape (an expanded extent returned as 1) at cat`` — a lost extent is fixed in the op that
+    loses it, so one per op."""
     rules = tuple(sorted(set(rules)))
+    if mechanism is not None and mechanism.difference == what:
+        return BucketKey(MISMATCH, backend, difference=what, rules=rules, mechanism=mechanism.words,
+                         upstream=mechanism.upstream)
     if what == "shape" and dimension:
-        return BucketKey(MISMATCH, backend, difference="shape", detail=dimension, rules=rules)
+        return BucketKey(MISMATCH, backend, difference="shape", detail=dimension, rules=rules, lost_at=lost_at)
     detail = None
     if what == "dtype" and got and expected:
         g, e = dtype_class(got), dtype_class(expected)
@@ -320,15 +336,77 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
         label = "reference" if meta.key.label == "reference" else backend
         return failure_key(label, outcome)
     if kind == "mismatch":
-        ops = program_ops(program) if minimized and program is not None else meta.key.ops
-        what = difference(meta)
-        if what == "values" and minimized and program is not None and writes_only(program):
-            what = "aliasing"   # a minimal repro returning nothing: its wrong value is an input's
-        dimension = dimension_error(meta.words or "", program) if what == "shape" else None
-        return mismatch_key(backend, what, ops, *dtypes_of(meta), dimension=dimension, rules=broken_rules(program))
+        return _mismatch_today(meta, program if minimized else None, program)
     return None
 
 
-__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "broken_rules", "writes_only", "dimension_error", "expands", "canonical_form",
-           "merge_form", "dtype_class", "program_ops", "change_key", "traits", "worded_difference", "difference", "dtypes_of",
-           "bucket_key"]
+def _mismatch_today(meta: Bucket, minimal: Program | None, program: Program | None) -> BucketKey:
+    """A wrong result's key from its record and ``program`` (``minimal``: the same, when it is the
+    bucket's minimal repro; None before a reduction). Only a minimal repro names ops, a mechanism
+    or the op where an extent is lost: the generated program's ops are there by chance."""
+    ops = program_ops(minimal) if minimal is not None else meta.key.ops
+    what = difference(meta)
+    if what == "values" and minimal is not None and writes_only(minimal):
+        what = "aliasing"   # a minimal repro returning nothing: its wrong value is an input's
+    rules = broken_rules(program)
+    dimension = dimension_error(meta.words or "", program) if what == "shape" else None
+    mechanism = mechanism_of(minimal, what) if not rules else None
+    lost = lost_at(minimal, minimal_words(meta)) if what == "shape" else None
+    return mismatch_key(meta.backend, what, ops, *dtypes_of(meta), dimension=dimension, rules=rules,
+                        mechanism=mechanism, lost_at=lost)
+
+
+#: the output a minimal repro's run names first: ``output 1: bool[3, 1] vs reference ...`` (a
+#: recheck) or ``wrong result (shape) in output 0: got float32[4, 1], eager PyTorch gives ...``
+#: (the attachment run standalone)
+_OUTPUT_WORDS = re.compile(r"\boutput (\d+)(?: \([^)]*\))?: (?:got )?\w+\[")
+#: the scripts that are a bucket's minimal repro (a recheck of one of them speaks of it)
+_MINIMAL_SCRIPTS = ("reduced.py", "repro.min.py")
+
+
+def minimal_words(meta: Bucket) -> str | None:
+    """What the last run of the bucket's minimal repro said about its outputs: a recheck of the
+    reduced script, else the attachment's standalone run (filing runs it before the bucket is
+    re-keyed from its reduction). A bucket's own ``words`` are its generated program's: its
+    output numbers are not the repro's."""
+    if meta.recheck is not None and meta.recheck.script in _MINIMAL_SCRIPTS and meta.recheck.reason:
+        return meta.recheck.reason
+    if meta.standalone is not None and meta.standalone.why:
+        return meta.standalone.why
+    return None
+
+
+def lost_at(program: Program | None, words: str | None) -> str | None:
+    """The op of minimal ``program`` where a wrong shape's extent is lost: the op producing the
+    output its run says differs (``words``; a repro of one output needs none). A minimal repro's
+    reducer has tried cutting it at every intermediate (``reduce.passes.cut``): had an earlier op's
+    result already been wrong, the cut would have kept that op's result as the output, so the
+    op producing the differing output is the first whose extent differs from eager's. None: no
+    minimal program, or the words name no output of it, or the output is an input as defined."""
+    if program is None:
+        return None
+    m = _OUTPUT_WORDS.search(words or "")
+    plain = [s for s in program.stmts if s.is_output and s.arg("alias_input") is None]
+    if m is None and len(plain) != 1:
+        return None
+    op = producer(program, int(m.group(1)) if m else 0)
+    return None if op in ("?", "input") else op
+
+
+def producer(program: Program, output_index: int) -> str:
+    """The op whose value is the ``output_index``-th (non-aliasing) output; ``input`` where the
+    output is a fusion input, ``?`` where there is no such output."""
+    outs = [s for s in program.stmts if s.is_output and s.arg("alias_input") is None]
+    if output_index >= len(outs):
+        return "?"
+    ref = outs[output_index].arg("output")
+    if isinstance(ref, Ref):
+        for s in reversed(program.stmts):
+            if ref.name in s.outs:
+                return "input" if is_input_decl(s) else s.op
+    return "?"
+
+
+__all__ = ["DIFFERENCES", "failure_key", "mismatch_key", "minimal_words", "lost_at", "producer", "broken_rules", "writes_only",
+           "dimension_error", "expands", "canonical_form", "merge_form", "dtype_class", "program_ops", "change_key", "traits",
+           "worded_difference", "difference", "dtypes_of", "bucket_key"]

@@ -41,7 +41,7 @@ class TodaysRules:
     def today(self, store: Store, m: Bucket) -> Bucket | None:
         """The bucket brought to today's key, owner and particulars (and, for a failure, the
         refreshed outcome written back), or None when none of them changes."""
-        d = store.dir(m.key)
+        d = store.dir_of(m)
         reduced = reduced_path(d)
         minimized = m.minimized and reduced is not None
         if m.kind == "failure":
@@ -134,7 +134,7 @@ def _variant_to_failure(store: Store, m: Bucket) -> BucketKey | None:
     from ...program.variants import relayout
     from ..sources import generate
     from .oracles import order_variant
-    d = store.dir(m.key)
+    d = store.dir_of(m)
     outcome = read_stored(os.path.join(d, "outcome.json"))
     original = read_stored(os.path.join(d, "original.py"))
     program = _program(original)

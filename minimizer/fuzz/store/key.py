@@ -2,7 +2,9 @@
 
 A key is what a bucket is (``judging.keys`` makes them; the store files by them): a failure is
 its label, status and root cause, a wrong result its kind of difference, ops and the validity
-rules its program breaks, a segmentation change the schedulers whose counts change. Code that
+rules its program breaks — or, where its minimal program shows a known mechanism, that mechanism
+instead of the ops, and for a wrong shape the op where the extent is lost — a segmentation
+change the schedulers whose counts change. Code that
 asks what a key says reads these fields, never its text: a rule added to keys later (a
 mechanism, a family of ops) is a field, not another regular expression over a string.
 
@@ -43,7 +45,11 @@ class BucketKey:
     ops: tuple[str, ...] = ()        # a wrong result's ops, sorted, each once (an older key's as written)
     output_dtype: str | None = None  # an older wrong-result key's dtype of the differing output
     rules: tuple[str, ...] = ()      # validity rules the program breaks (``program.validity``), sorted
-    mechanism: str | None = None     # how the compiler goes wrong, where a rule can tell (none yet)
+    mechanism: str | None = None     # a wrong result's known cause, told from its minimal program's
+    #                                  structure (``judging.mechanisms``): it replaces the ops
+    upstream: str | None = None      # the mechanism's issue upstream, where known (``NVIDIA/Fuser#5356``)
+    lost_at: str | None = None       # a wrong shape's op where the extent is lost (the minimal repro's op
+    #                                  producing the differing output)
     variant: str | None = None       # a segmentation change's: "order" | "layout"
     schedulers: tuple[str, ...] = ()   # the schedulers whose kernel counts change, sorted
     seeded: bool = False             # a segmentation change of a seed as written vs its variant
@@ -79,8 +85,12 @@ class BucketKey:
         if self.output_dtype is not None:   # an older key: the differing output's op and dtype
             what = f"{self.difference} " if self.difference else ""
             return f"{self.label} mismatch {what}{', '.join(self.ops)}{breaks} -> {self.output_dtype}"
+        if self.mechanism is not None:
+            tracked = f" ({self.upstream})" if self.upstream else ""
+            return f"{self.label} mismatch {self.difference}: {self.mechanism}{tracked}{breaks}"
         if self.difference == "shape" and self.detail:
-            return f"{self.label} mismatch shape ({self.detail}){breaks}"
+            at = f" at {self.lost_at}" if self.lost_at else ""
+            return f"{self.label} mismatch shape ({self.detail}){at}{breaks}"
         what = f"{self.difference} ({self.detail})" if self.detail else f"{self.difference}"
         return f"{self.label} mismatch {what}: {', '.join(self.ops) or 'no op'}{breaks}"
 

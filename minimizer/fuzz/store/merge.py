@@ -9,14 +9,15 @@ from __future__ import annotations
 import os
 import shutil
 
-from . import record
+from . import examples, record
 from .store import REDUCTION_FILES, better, joined
 
 
 def union(sources: list[str], into: str) -> dict:
     """Every bucket of ``sources`` into ``into``: new buckets are copied, known ones (the same
     directory) get their counts added and example ids joined, and the better reduction's files
-    (``store.better``: minimized, shown standalone) kept. Returns {"new": n, "merged": n}."""
+    (``store.better``: minimized, shown standalone) kept; the other copy's attachment, where its
+    op path differs, is kept under ``examples/<n>/`` (``examples``). Returns {"new": n, "merged": n}."""
     os.makedirs(into, exist_ok=True)
     new = merged = 0
     for src in sources:
@@ -32,6 +33,8 @@ def union(sources: list[str], into: str) -> dict:
                 new += 1
                 continue
             if sm.minimized and better(sm, dm):   # keep the better attachment: minimized, shown standalone
+                if dm.minimized:   # its reduction is replaced: kept aside where its ops differ
+                    examples.set_aside(os.path.join(into, name), os.path.join(src, name))
                 for fname in REDUCTION_FILES:
                     s = os.path.join(src, name, fname)
                     if os.path.exists(s):
@@ -39,6 +42,9 @@ def union(sources: list[str], into: str) -> dict:
                 dm.minimized, dm.reduction = True, sm.reduction
                 dm.attachment = sm.attachment if sm.attachment is not None else dm.attachment
                 dm.standalone = sm.standalone if sm.standalone is not None else dm.standalone
+                examples.keep(os.path.join(src, name), os.path.join(into, name), own=False)
+            else:
+                examples.keep(os.path.join(src, name), os.path.join(into, name))
             record.save_dir(os.path.join(into, name), joined(dm, sm))
             merged += 1
     return {"new": new, "merged": merged}

@@ -11,6 +11,7 @@ import os
 from dataclasses import replace
 from typing import Callable, Protocol
 
+from . import record
 from .key import BucketKey
 from .record import Bucket
 from .store import Store, read_stored, reduced_path
@@ -49,7 +50,7 @@ def rekey(root: str, rules: Rules) -> dict:
     store = Store(root)
     before = store.buckets()
     for b in before:
-        _rekey_one(store, b.key, rules)
+        _rekey_one(store, b.id, rules)
     merge_equal_keys(store)
     merge_equal_programs(store, rules.form)
     after = store.buckets()
@@ -64,20 +65,25 @@ def rekey(root: str, rules: Rules) -> dict:
             "merged": len(before) - len(after), "groups": groups, "ids": ids}
 
 
-def _rekey_one(store: Store, key: BucketKey, rules: Rules) -> None:
-    m = store.meta(key)   # as it is now: an earlier move may have merged it
+def _rekey_one(store: Store, bucket_id: str, rules: Rules) -> None:
+    """The bucket filed under ``bucket_id`` (as it is now: an earlier move may have merged it away
+    or into it) brought to today's key. It is found by its directory, not its key: two buckets of
+    one key text (a shard's, filed under the id of the key it met) may re-key apart."""
+    d = os.path.join(store.root, bucket_id)
+    m = record.load_dir(d)
     if m is None:
         return
     if m.kind in ("order-dependent", "layout-dependent"):
-        m = store.meta(rules.as_failure(store, m) or m.key)
+        failing = rules.as_failure(store, m)
+        m = record.load_dir(d) if failing is not None else m
     changed = rules.today(store, m) or m
-    t = rules.traits(read_stored(os.path.join(store.dir(m.key), "original.py"))) if m.dtypes is None else {}
+    t = rules.traits(read_stored(os.path.join(d, "original.py"))) if m.dtypes is None else {}
     if t:   # a bucket of an older fmin: its original's, counted once
         changed = replace(changed, **{k: {str(v): 1 for v in vs} for k, vs in t.items()})
     if str(changed.key) != str(m.key):
-        store.move(m.key, changed)
+        store.move(m.key, changed, directory=d)
     elif changed is not m:
-        store.save(changed)
+        record.save_dir(d, changed)
 
 
 def rekey_minimized(store: Store, key: str | BucketKey, rules: Rules) -> str:
@@ -141,8 +147,11 @@ def _merge_alike(store: Store, form_of, target: str | None = None) -> list[tuple
             continue
         if target is not None and target not in (home, d):
             continue
-        homes[found] = store.absorb(home, d)
-        merged.append((os.path.basename(d if homes[found] == home else home), os.path.basename(homes[found])))
+        into = store.absorb(home, d)
+        if into is None:   # it would lose an op path: the two stay apart
+            continue
+        homes[found] = into
+        merged.append((os.path.basename(d if into == home else home), os.path.basename(into)))
     return merged
 
 

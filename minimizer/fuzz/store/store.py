@@ -16,7 +16,8 @@ runnable: for such a failure the failing variant), ``outcome.json``, and once mi
 ``reduced.py`` (the reducer's result), ``repro.min.py`` (the attachment filed from it,
 ``filing``: what a maintainer runs), ``report.md`` and ``report.json``, and ``outcome.min.json``
 (the reduced script's own run); ``finding.json`` then also records the attachment and its
-standalone run. A known bucket is counted, never re-minimized. A bucket whose original no longer
+standalone run. A bucket that absorbed buckets of other op paths keeps their attachments under
+``examples/<n>/`` (``examples``). A known bucket is counted, never re-minimized. A bucket whose original no longer
 shows the finding when the reducer replays it (fixed in the backend, or a rule of fmin's
 reference corrected since) is marked ``stale`` with the reason and the environment of that
 replay, and kept: its history is part of the record. A stale bucket that a campaign meets again
@@ -36,13 +37,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import time
 from dataclasses import replace
 
 from ...oracle.rootcause import particulars
-from . import record
+from . import examples, record
+from .files import read_stored, reduced_path, reduced_script, rename_bucket, write_stored
 from .finding import Finding
 from .key import BucketKey
 from .record import Bucket, Recurred, Recheck, Reduction, Stale
@@ -56,25 +57,6 @@ def bucket_id(key: str | BucketKey) -> str:
 #: files of a bucket that a reduction writes (and a merge keeps together)
 REDUCTION_FILES = ("repro.min.py", "reduced.py", "report.md", "report.json", "outcome.min.json", "state.json",
                    "cache.json")
-
-
-_FINDING_LINE = re.compile(r"^(# finding: [^\n]*?, bucket )[0-9a-f]{12}:", re.M)
-
-
-def rename_bucket(directory: str, new_id: str) -> None:
-    """A filed ``repro.min.py`` names its bucket on its ``# finding:`` line (written by
-    ``attachment._header_lines``); when the corpus re-keys the bucket (``Store.move``: its
-    minimal repro gave another key, or it merged into another) the line names the id it is
-    filed under now, not the one it was minimized under."""
-    path = os.path.join(directory, "repro.min.py")
-    if not os.path.exists(path):
-        return
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    new = _FINDING_LINE.sub(lambda m: f"{m.group(1)}{new_id}:", text, count=1)
-    if new != text:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(new)
 
 
 class Store:
@@ -132,6 +114,12 @@ class Store:
 
     def meta(self, key: str | BucketKey) -> Bucket | None:
         return record.load_dir(self.dir(key))
+
+    def dir_of(self, m: Bucket) -> str:
+        """The directory of bucket ``m``: the one named by its id where that holds it, else the one
+        that answers to its key (a record read from elsewhere)."""
+        d = os.path.join(self.root, m.id) if m.id else None
+        return d if d is not None and record.exists(d) else self.dir(m.key)
 
     def add(self, f: Finding, text: str, example_id: str, backend: str, environment: dict | None = None,
             generator: dict | None = None) -> tuple[str, bool]:
@@ -247,44 +235,51 @@ class Store:
         with open(p, encoding="utf-8") as f:
             return json.load(f)
 
-    def move(self, key: str | BucketKey, changed: Bucket) -> str:
+    def move(self, key: str | BucketKey, changed: Bucket, directory: str | None = None) -> str:
         """Give the bucket of ``key`` the record ``changed`` (with a key of another text). It keeps
         its id and directory, the old key's text recorded in ``old_keys``; where another bucket
-        answers to the new key already, the two merge (``absorb``). Returns "moved", "merged" or
-        "same" (a key of the same text: nothing is done)."""
-        m = self.meta(key)
+        answers to the new key already, the two merge (``absorb``). Returns "moved", "merged",
+        "refused" (the merge would lose an op path: the bucket stays as it was) or "same" (a key
+        of the same text: nothing is done). ``directory``: the bucket's, where ``key`` alone may
+        name another (two buckets of one key text, before they re-key apart or merge)."""
+        d = directory or self.dir(key)
+        m = record.load_dir(d)
         if m is None or str(changed.key) == str(m.key):
             return "same"
-        d = self.dir(key)
         m = replace(changed, id=os.path.basename(d), old_keys=_union(changed.old_keys or [], [str(key)]))
         other = self.dir(m.key)
         if os.path.abspath(other) == os.path.abspath(d) or not record.exists(other):
             record.save_dir(d, m)
             self._forget()
             return "moved"
-        self.absorb(d, other, m)
-        return "merged"
+        return "merged" if self.absorb(d, other, m) is not None else "refused"
 
-    def absorb(self, a: str, b: str, ma: Bucket | None = None) -> str:
+    def absorb(self, a: str, b: str, ma: Bucket | None = None) -> str | None:
         """Merge the buckets in directories ``a`` and ``b`` (``ma``: ``a``'s record as it is to be,
         with the key the merge keeps) into one: counts added, example ids, marks, dtypes, ranks,
         particulars and absorbed keys joined, stale only when both are (``joined``), the files of
         the better bucket kept (``better``: one that reproduces, one minimized, the smaller
-        minimal repro, then the first seen), under the id of the bucket seen first. Returns the
-        directory it is in."""
+        minimal repro, then the first seen), under the id of the bucket seen first. The other's
+        attachment is kept under ``examples/<n>/`` where its op path is not the kept one's
+        (``examples.keep``). Returns the directory it is in, or None: the other has an op path of
+        its own and no script to keep, and nothing was merged."""
         ma = ma or record.load_dir(a)
         mb = record.load_dir(b)
+        files = a if better(ma, mb) else b
+        other = b if files == a else a
+        if not examples.attachable(other, files):
+            return None
+        examples.keep(other, files)
         keep = joined(ma, mb) if better(ma, mb) else joined(mb, ma)
         home, gone = (a, b) if (ma.first_seen, a) <= (mb.first_seen, b) else (b, a)
         keep.key = (ma if home == a else mb).key
         keep.old_keys = [k for k in _union(keep.old_keys or [], [str(ma.key), str(mb.key)]) if k != str(keep.key)]
-        files = a if better(ma, mb) else b
         if files != home:   # the better bucket's files, under the first one's id
             shutil.rmtree(home)
             os.replace(files, home)
-            rename_bucket(home, os.path.basename(home))
         else:
             shutil.rmtree(gone)
+        rename_bucket(home, os.path.basename(home))
         keep.id = os.path.basename(home)
         record.save_dir(home, keep)
         self._forget()
@@ -293,29 +288,6 @@ class Store:
     def buckets(self) -> list[Bucket]:
         return [b for name in sorted(os.listdir(self.root))
                 if (b := record.load_dir(os.path.join(self.root, name))) is not None]
-
-
-def reduced_script(bucket_dir: str) -> str | None:
-    """The file a bucket's replays run: ``reduced.py`` once filed; before filing (a corpus made
-    by an older fmin) ``repro.min.py`` is the reducer's; unminimized, the original."""
-    for name in ("reduced.py", "repro.min.py", "original.py"):
-        if os.path.exists(os.path.join(bucket_dir, name)):
-            return name
-    return None
-
-
-def reduced_path(d: str) -> str | None:
-    """The path of the reducer's result in bucket directory ``d``; None before a reduction."""
-    name = reduced_script(d)
-    return os.path.join(d, name) if name not in (None, "original.py") else None
-
-
-def read_stored(path: str):
-    """A bucket's file: JSON parsed, a script as text; None when there is none."""
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as f:
-        return json.load(f) if path.endswith(".json") else f.read()
 
 
 def better(a: Bucket, b: Bucket) -> bool:
@@ -371,11 +343,3 @@ def joined_particulars(mine: dict | None, new: dict | None) -> dict | None:
 
 def _union(a: list, b: list) -> list:
     return list(a) + [x for x in b if x not in a]
-
-
-def write_stored(path: str, text: str) -> None:
-    """``text`` into ``path``, atomically (a killed fmin leaves the old file or the new one)."""
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)

@@ -9,12 +9,12 @@ its outputs is a finding.
 """
 from __future__ import annotations
 
-from ....model import Program, Ref, is_input_decl
+from ....model import Program
 from ....oracle.checks.mismatch import MismatchEvidence
 from ....oracle.outcome import Outcome
 from ....oracle.pool import Pools
 from ....oracle.property import Mismatch, Property, evaluate
-from ..keys import broken_rules, dimension_error, mismatch_key
+from ..keys import broken_rules, dimension_error, mismatch_key, producer
 from .base import Example, Finding, NotJudged, register
 
 
@@ -63,19 +63,6 @@ def _mismatch(v, ev, ex: Example) -> Finding | None:
                        broken_rules(program))
     return Finding("mismatch", owner, key, f"{backend} outputs differ from the reference: {reason}",
                    {"mismatch": differs if differs in Mismatch.WHATS else True}, ex.outcome)
-
-
-def producer(program: Program, output_index: int) -> str:
-    """The op whose value is the ``output_index``-th (non-aliasing) output."""
-    outs = [s for s in program.stmts if s.is_output and s.arg("alias_input") is None]
-    if output_index >= len(outs):
-        return "?"
-    ref = outs[output_index].arg("output")
-    if isinstance(ref, Ref):
-        for s in reversed(program.stmts):
-            if ref.name in s.outs:
-                return "input" if is_input_decl(s) else s.op
-    return "?"
 
 
 def _index_typed(program: Program, d, k: int) -> bool:

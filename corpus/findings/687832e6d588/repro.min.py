@@ -1,0 +1,38 @@
+# Minimized by fmin 0.1.0: fmin fuzz --backend nvfuser --device cuda --jobs 4 --timeout 120 --max-examples 0 --minimize-time 90 --minimize-budget 150 --corpus findings --summary minimize.json
+# confirmed on: NVIDIA H100 80GB HBM3 (nvfuser backend); torch 2.11.0+cu130; nvfuser_direct 0.2.36+git7e04d26
+# environment: NVFUSER_DISABLE=parallel_compile NVFUSER_DUMP=segmented_fusion,segmenter_logging,scheduler_params
+# finding: mismatch (nvfuser), bucket 687832e6d588: nvfuser mismatch values: mul (breaks alias-twice); run it: python repro.min.py (it sets the nvFuser options it needs itself); it shows AssertionError: wrong result (values) ...
+import os
+os.environ.setdefault('NVFUSER_DISABLE', 'parallel_compile')   # as fmin ran it (the environment above)
+import torch
+from nvfuser_direct import FusionDefinition, DataType
+def nvfuser_fusion_id0(fd : FusionDefinition) -> None :
+    tv0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float)
+    tv1 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float)
+    tv2 = fd.ops.mul(tv0, tv0)
+    fd.add_output(tv2, tv0)
+    fd.add_output(tv1)
+    fd.add_output(tv2, tv0)
+with FusionDefinition() as fd:
+    nvfuser_fusion_id0(fd)
+torch.manual_seed(0)   # the seed fmin ran this script with: the same input values
+inputs = [
+    torch.testing.make_tensor((), dtype=torch.float32, device='cuda'),
+    torch.testing.make_tensor((), dtype=torch.float32, device='cuda'),
+]
+inputs_before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]   # for the check below
+outputs = fd.execute(inputs)
+def eager_reference(tv0, tv1, *, device):   # added by fmin: the fusion in eager PyTorch, compared at fmin's tolerance; fmin's full verdict: fmin check --mismatch repro.min.py --backend nvfuser
+    mul = torch.ops.aten.mul.Tensor(tv0, tv0)
+    copy_ = torch.ops.aten.copy_.default(tv0, mul)
+    copy__1 = torch.ops.aten.copy_.default(copy_, mul)
+    return (tv1,)
+def check_against_eager(outputs, inputs, before, device, tol={torch.float32: (1.3e-06, 1e-05)}):
+    want = list(eager_reference(*before, device=device))   # into `before` it writes what an aliased output writes
+    assert len(outputs) == len(want), f'wrong result (count): {len(outputs)} outputs, eager gives {len(want)}'
+    for name, k, got, w in [*((f'output {k}', k, g, w) for k, (g, w) in enumerate(zip(outputs, want))), *(
+            (f'input {k} after fd.execute', None, g, w) for k, (g, w) in enumerate(zip(inputs, before)) if isinstance(g, torch.Tensor))]:
+        what, (rtol, atol) = 'dtype' if got.dtype != w.dtype else 'shape' if got.shape != w.shape else 'values', tol.get(got.dtype, (0, 0))
+        torch.testing.assert_close(got, w, rtol=rtol, atol=atol, equal_nan=True, msg=lambda m: f'wrong result ({what}) in {name}: {m}')
+if not globals().get('__fmin__'):   # inside fmin's own runs fmin compares the outputs itself
+    check_against_eager(outputs, inputs, inputs_before, next((x.device for x in inputs if isinstance(x, torch.Tensor)), 'cuda'))
