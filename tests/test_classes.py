@@ -16,7 +16,8 @@ DATA = os.path.join(ROOT, "tests", "data", "classes")
 #: this folder's buckets that other tests read too, kept once in tests/data/buckets
 SHARED = ("1e67bbb91db1", "86acf0590d80")
 FROZEN = os.path.join(ROOT, "tests", "data", "findings-2026-12-03")
-CORPUS = os.path.join(ROOT, "corpus", "findings")
+#: buckets of corpus/findings as filed before its refile of 2026-12-07 (their README)
+BEFORE_REFILE = os.path.join(ROOT, "tests", "data", "corpus-before-refile")
 
 
 class Violation:
@@ -77,7 +78,8 @@ def test_a_value_rule_the_reference_run_recorded_excuses_a_wrong_value():
     meta, script, outcome = _bucket("654fc7bb8aa3")
     assert classes.decide(meta, script, {**outcome, "undefined": OVERFLOW}, violations=None) == \
         classes.Decision("missing-check", "prod of Int64 overflows", "int-overflow")
-    wrong_dtype = dataclasses.replace(meta, key=dataclasses.replace(meta.key, difference="dtype"))
+    wrong_dtype = dataclasses.replace(meta, key=dataclasses.replace(meta.key, difference="dtype"),
+                                      words="output 0: int32[4] vs reference int64[4]")   # the kind its words say
     assert classes.decide(wrong_dtype, script, {**outcome, "undefined": OVERFLOW}, violations=None).cls == "bug"
 
 
@@ -106,20 +108,20 @@ def test_a_static_break_of_a_value_rule_excuses_no_internal_assert():
 
 
 def test_a_dead_overflow_leaves_a_failure_of_the_host_evaluation_a_bug():
-    """9b6cd5fbdead (corpus): nvFuser's host evaluation has no ``log1p`` ("Unexpected operator
+    """9b6cd5fbdead (the corpus's, as filed before its refile of 2026-12-07): nvFuser's host evaluation has no ``log1p`` ("Unexpected operator
     type log1p"), whatever the values; an Int32 ``cumprod`` nothing reads overflows on the
     reference, which its recheck recorded. A bug, not a missing check."""
-    meta, script, outcome = _bucket("9b6cd5fbdead", CORPUS)
+    meta, script, outcome = _bucket("9b6cd5fbdead", BEFORE_REFILE)
     assert [u["rule"] for u in meta.undefined] == ["int-overflow"] and "log1p" in outcome["signature"]
     assert classes.decide(meta, script, outcome) == classes.Decision("bug")
 
 
 @pytest.mark.parametrize("bucket", ["33e76fa39276", "45c1b711f3a0", "e92efb83df42"])
 def test_a_wrong_value_of_an_input_read_while_written_is_a_bug(bucket):
-    """Corpus buckets that read an input an output is written into (a welford, a linear, an
+    """Corpus buckets (as filed before the refile of 2026-12-07 merged two of them) that read an input an output is written into (a welford, a linear, an
     embedding reads it): nvFuser orders the write after the reads (``segment_inplace_update``), so
     the wrong value is a bug, not the missing check of a rule."""
-    meta, script, outcome = _bucket(bucket, CORPUS)
+    meta, script, outcome = _bucket(bucket, BEFORE_REFILE)
     assert any(s.arg("alias_input") is not None for s in _outputs(script))   # it writes an input
     assert classes.decide(meta, script, outcome) == classes.Decision("bug")
 

@@ -405,8 +405,8 @@ def test_recheck_marks_fixed_and_invalid_buckets_stale(tmp_path, monkeypatch):
     st = Store(str(tmp_path))
     behaviour = {"still": ("error", "ok"), "fixed": ("ok", "ok"), "invalid": ("error", "error")}
     for name, dev in (("still", "cpu"), ("fixed", "cpu"), ("invalid", "cpu"), ("elsewhere", "cuda")):
-        f = Finding("failure", "nvfuser", fails(f"illegal memory access {name}"), "w", {},
-                    Outcome("error", "nvfuser", signature=f"illegal memory access {name}"))
+        f = Finding("failure", "nvfuser", fails(f"sig {name}"), "w", {},
+                    Outcome("error", "nvfuser", signature=f"sig {name}"))
         st.add(f, TWO_INPUTS + f"# {name}\n", f"1.0.{name}", "nvfuser", {"device": dev})
 
     class Fake:

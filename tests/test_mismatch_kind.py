@@ -106,3 +106,14 @@ def test_a_bucket_keyed_against_its_words_is_rekeyed_on_them(tmp_path):
     (now,) = Store(str(tmp_path)).buckets()
     assert str(now.key) == right and str(wrong) in now.old_keys and agree(now.key.difference,
                                                                           worded_difference(now.words))
+
+
+def test_words_that_first_name_an_input_written_in_place_say_aliasing():
+    """Words whose first wrong tensor is an input after ``fd.execute`` (bucket 7e0863eba51b's, of
+    the 2026-12-07 nvFuser-tests campaign) are a wrong in-place write: ``aliasing``, the kind the
+    in-place mechanisms key on; an output named first keeps ``values``."""
+    assert worded_difference("input 0 (after execute) (float32[8, 16]): eager computes it exactly, "
+                             "yet 85 of 128 elements are more than one ulp from it") == "aliasing"
+    assert worded_difference("output 1 (float32[4, 4]): 16 of 16 elements differ; "
+                             "input 0 (after execute) (float32[4, 4]) too") == "values"
+    assert worded_difference("output 0: float32[7] vs reference float32[1]") == "shape"

@@ -293,14 +293,21 @@ def worded_difference(words: str | None) -> str | None:
     """What differs in a wrong result as its words say it (the line the deciding comparison wrote
     about the output it found wrong, ``oracle.compare``): "dtype" or "shape" where they show the
     two (``output 2: int64[3, 5] vs reference bool[3, 5]``), "count" where they show two numbers
-    of outputs, else "values" (elements that differ: the words cannot tell an aliased input's
-    from an output's); None without words."""
+    of outputs, "aliasing" where the first tensor they name wrong is an input written in place
+    (``input 1 (after execute) (float32[16, 64]): ...``), else "values"; None without words."""
     if not words:
         return None
     g = _WORDS.search(words)
     if g:
         return "dtype" if g.group(2) == g.group(4) else "shape"
-    return "count" if _COUNT_WORDS.search(words) else "values"
+    if _COUNT_WORDS.search(words):
+        return "count"
+    first = _NAMED.search(words)
+    return "aliasing" if first is not None and first.group(1) == "input" else "values"
+
+
+#: the first tensor a wrong result's words name: ``output 0 (...)`` or ``input 1 (after execute)``
+_NAMED = re.compile(r"\b(output|input) \d+(?= \(after execute\)|[ :(])")
 
 
 def difference(meta: Bucket) -> str:
