@@ -637,6 +637,7 @@ def cmd_fuzz(args) -> int:
         args.frontend = default_frontend(ctx.backend)
     if args.feedback and not args.seeds:
         raise UsageError("--feedback: needs --seeds (the queue holds mutated seeds)")
+    args.capability = _capability(ctx) if args.seeds else None
     if args.seeds:
         _load_seeds(args)
     if args.replay:
@@ -647,7 +648,7 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()), feedback=args.feedback,
-                          resume=True if ray_opt is not None and args.resume is None else args.resume)
+                          capability=args.capability, resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
     if not os.path.isdir(opt.corpus) and not args.quiet:
@@ -682,14 +683,27 @@ def _load_seeds(args) -> None:
     is reported once (``file:line:col: why``) and left out, an nvFuser checkout's as one block
     (its fusion functions found, read, left out by reason)."""
     from .fuzz.sources import seeded
-    got = seeded.load(args.seeds, args.frontend)
+    got = seeded.load(args.seeds, args.frontend, args.capability)
     for report in got.harvests:   # an nvFuser checkout's fusions: one block, by reason
         print(report.block(), file=sys.stderr)
+    if got.set_aside:
+        need = max(got.set_aside.values())
+        print(f"fmin: {len(got.set_aside)} seed(s) set aside: their nvFuser tests skip GPUs below compute capability "
+              f"{need[0]}.{need[1]} (this GPU: {args.capability[0]}.{args.capability[1]})", file=sys.stderr)
     for line in got.unreadable:
         if not any(line.startswith(r.checkout + os.sep) for r in got.harvests):
             print(f"fmin: seed left out: {line}", file=sys.stderr)
     if not got.seeds:
         raise UsageError(f"--seeds {' '.join(args.seeds)}: no seed fmin can read and check")
+
+
+def _capability(ctx) -> tuple[int, int] | None:
+    """The compute capability of the GPU nvFuser runs on (None: another backend, no GPU, or
+    ``nvidia-smi`` cannot tell): the seeds of tests that need a newer one are set aside."""
+    if ctx.backend != "nvfuser":
+        return None
+    from .oracle.machine import compute_capability
+    return compute_capability(ctx.device or "cuda")
 
 
 def _recheck(opt, ray_opt=None) -> int:
@@ -735,7 +749,7 @@ def _replay(args, ctx, oracles) -> int:
     try:
         if args.seeds:
             from .fuzz.sources import seedqueue
-            e = seedqueue.program_for(args.replay, args.seeds, frontend=args.frontend)
+            e = seedqueue.program_for(args.replay, args.seeds, frontend=args.frontend, capability=args.capability)
             prog = e.program
             print(f"# seed {e.seed_file}, mutations: {', '.join(e.mutations) or 'none'}")
             for link, names in seedqueue.chain_of(e)[1:] if isinstance(e, seedqueue.DerivedExample) else ():

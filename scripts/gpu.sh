@@ -17,7 +17,8 @@
 #   bash scripts/gpu.sh session a|b|c|d|e|f|g|h  the campaign sessions' phases (docs/benchmarks.md)
 #   bash scripts/gpu.sh trim-check               the large seeds as written and trimmed: does trimming keep the segmentation?
 #   bash scripts/gpu.sh triage                   the corpus refiled, a generative+seeded pair and the CI steps, side by side
-#   bash scripts/gpu.sh pair                     the corpus refiled, an nvFuser-tests --feedback and a corpus-seeded campaign, side by side
+#   bash scripts/gpu.sh pair                     the corpus refiled (REFILE=stale: its stale nvFuser buckets rechecked), an
+#                                                nvFuser-tests --feedback and a corpus-seeded campaign, side by side
 #
 # Each subcommand's knobs are environment variables, listed above its function.
 OUT=${OUT:-/tmp/out}
@@ -695,13 +696,24 @@ cmd_triage() {
 #   versions.txt, {tests,corpus}.{txt,json}, outside.txt, compare.txt, pair.tgz (both corpora and
 #   the refiled one, packed as each ends), refile/ (the refile's own files).
 cmd_pair() {
-  local W=/tmp/fmin-h200/pair T=${FMIN_T:-240} MB=${MB:-90} c
+  local W=/tmp/fmin-h200/pair T=${FMIN_T:-240} MB=${MB:-90} c b
   local -a pids=()
   rm -rf "$W" && mkdir -p "$W" "$OUT/refile"
   activate "$OUT/versions.txt"
   set -uo pipefail
-  ( OUT=$OUT/refile JOBS=4 MT=90 MB=150 DEADLINE=520 timeout 560 bash scripts/gpu.sh buglist refile \
-      > "$OUT/refile/log.txt" 2>&1 ) &
+  if [ "${REFILE:-full}" = stale ]; then
+    # only the corpus's stale nvFuser buckets, rechecked: does a replay that shows a failure keep it?
+    mkdir -p "$W/stale"
+    for b in corpus/findings/*/; do
+      b=${b%/}
+      grep -q '"stale"' "$b/finding.json" && grep -q '"backend": "nvfuser"' "$b/finding.json" && cp -r "$b" "$W/stale/"
+    done
+    ( timeout 400 python3 -m minimizer fuzz --recheck --backend nvfuser --device cuda --jobs 4 --corpus "$W/stale" \
+        > "$OUT/refile/log.txt" 2>&1; tar czf "$OUT/refile/stale.tgz" -C "$W" stale ) &
+  else
+    ( OUT=$OUT/refile JOBS=4 MT=90 MB=150 DEADLINE=520 timeout 560 bash scripts/gpu.sh buglist refile \
+        > "$OUT/refile/log.txt" 2>&1 ) &
+  fi
   pids+=($!)
   local common=(--backend "${BACKEND:-nvfuser}" --device "${DEVICE:-cuda}" --jobs "${JOBS:-5}" --time "$T" --seed "${SEED:-2031}"
                 --timeout 120 --minimize-time "${MT:-30}" --minimize-budget "$MB" -q)

@@ -264,3 +264,21 @@ def test_a_missing_half_conversion_is_the_reduced_precision_family(name):
         o = json.load(f)
     assert rootcause(o["signature"], o["message"]).endswith(REDUCED_PRECISION)
     assert particulars(o) == {"functions": ["(float)"]}
+
+
+def test_a_bucket_filed_from_a_cut_message_still_reproduces_on_its_whole_log():
+    """The refile of 2026-12-07 (H100) marked 687365ecb5ca, 6e441b0776b6 and c9088f30f8a8 stale:
+    their stored outcome's message was cut before the NVRTC log, so their property's root cause
+    is the raw NVRTC line, while the replay's whole log names the reduced-precision family. The
+    same failure: the check takes the root cause of the signature alone as well."""
+    import json
+    from minimizer.oracle.checks.failure import Failure
+    with open(os.path.join(CONVERSION, "conversion_half.json")) as f:
+        o = {**json.load(f), "status": "error", "backend": "nvfuser"}
+    cut = {**o, "message": o["message"][:120]}
+    prop = Failure.of(cut)
+    assert prop.key != rootcause(o["signature"], o["message"])   # two readings of one failure
+    from minimizer.oracle.outcome import Outcome
+    replay = Outcome("error", "nvfuser", signature=o["signature"], message=o["message"])
+    assert prop.holds(replay)[0]
+    assert not Failure.of({**o, "signature": "nvfuser internal-assert: a.cpp:f: RuntimeError: other"}).holds(replay)[0]

@@ -30,6 +30,8 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 
+from . import guards
+
 #: seconds the worker may take over a whole checkout
 HARVEST_SECONDS = 1800
 _FD_ATTRS = ("ops", "add_output", "from_pytorch")
@@ -196,6 +198,16 @@ def _name(row: dict, rows: list[dict]) -> str:
     return f"{base}@{row['line']}" if twins else base
 
 
+def needs(path: str) -> tuple[int, int] | None:
+    """The compute capability the test a traced fusion's script came from requires (its skip
+    guards: ``guards.required``), or None: any GPU, or not a traced fusion."""
+    got = _row_of(path)
+    if got is None:
+        return None
+    row = got[1]
+    return guards.required(row["file"], row.get("test", "")) if row.get("test") else None
+
+
 def note(path: str, why: str | None) -> None:
     """What the reader made of a traced fusion's script: None when read, else why not."""
     got = _row_of(path)
@@ -259,5 +271,5 @@ def harvest_report(checkout: str) -> Report:
     return Report(h.checkout, len(h.rows), read, reasons, lines)
 
 
-__all__ = ["is_checkout", "test_files", "fusion_functions", "extract", "harvest", "scripts", "shown",
+__all__ = ["is_checkout", "test_files", "fusion_functions", "extract", "harvest", "scripts", "shown", "needs",
            "note", "reason", "cleanup", "Report", "harvest_report", "HARVEST_SECONDS"]

@@ -73,4 +73,4 @@ register(OpSpec(OUTPUT, "define", (
 ), doc="mark a value as a fusion output; with alias_input, write it into that input in place; "
        "legacy stride_order: the output's memory layout",
    overloads=(("output", "stride_order"),), generate=_DEFINITION["generate"], dim_rule=ADD_OUTPUT,
-   tags=frozenset({"alias-write"})))
+   tags=frozenset({"alias-write", "fusion-output"})))

@@ -148,6 +148,6 @@ def _offsets_problem(args: dict) -> str | None:
 OFFSETS = ValueParam("offsets", "grouped-mm-offsets", make=_even_offsets, problem=_offsets_problem)
 
 register(OpSpec("grouped_mm", "matmul", (Param("mat1", "tensor"), Param("mat2", "tensor"), Param("offsets", "tensor")),
-                ref=_grouped_mm, value_params=(OFFSETS,), dim_rule=NOT_FOLLOWED, tags=frozenset({"group-offsets"}),
+                ref=_grouped_mm, value_params=(OFFSETS,), dim_rule=NOT_FOLLOWED, tags=frozenset({"group-offsets", "host-evaluated"}),
                 generate=not_generated("its offsets must fit the operands' extents, which the generator does not make"),
                 doc="at::_grouped_mm(mat1, mat2, offsets): a matmul per group of the extent the offsets split"))

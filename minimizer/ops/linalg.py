@@ -34,6 +34,8 @@ from .registry import register
 from .spec import DIRECT, DIRECT_ONLY, LEGACY_ONLY, OpSpec, Param, not_generated
 
 # not generated (operand shapes must fit each other), and FewerDims does not follow a dim through them
+#: what nvFuser's expression evaluator computes with ATen: every op of this module
+_HOST = frozenset({"host-evaluated"})
 _OPAQUE = dict(generate=not_generated("not added to the generator yet (operands of fitting shapes)"),
                dim_rule=NOT_FOLLOWED)
 
@@ -57,10 +59,10 @@ def _linear(ctx, arg1, arg2, bias=None):
 
 
 register(OpSpec("matmul", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor")),
-                ref=_matmul, doc="torch.matmul", **_OPAQUE))
+                ref=_matmul, doc="torch.matmul", tags=_HOST, **_OPAQUE))
 register(OpSpec("linear", "matmul", (Param("arg1", "tensor"), Param("arg2", "tensor"),
                                      Param("bias", "tensor", None)),
-                ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]", **_OPAQUE))
+                ref=_linear, doc="F.linear(arg1, arg2, bias); arg2 is [out, in]", tags=_HOST, **_OPAQUE))
 
 
 #: ``RunOptions.narrow_attention``: another legitimate result of flash attention for
@@ -168,7 +170,7 @@ register(OpSpec("sdpfa_fwd", "attention", (
     Param("query", "tensor"), Param("key", "tensor"), Param("value", "tensor"),
     Param("bias", "tensor", None), Param("mask", "tensor", None),
     Param("dropout_p", "scalar", None), Param("is_causal", "scalar", None), Param("scale", "scalar", None),
-), ref=_sdpfa_fwd, n_outputs=4, tags=frozenset({"random_if_dropout"}),
+), ref=_sdpfa_fwd, n_outputs=4, tags=frozenset({"random_if_dropout"}) | _HOST,
     doc="flash attention forward -> (out, logsumexp, philox_seed, philox_offset)", **_OPAQUE))
 
 _BWD_HEAD = tuple(Param(n, "tensor") for n in
@@ -181,7 +183,7 @@ register(OpSpec("sdpfa_bwd", "attention", _BWD_HEAD + (
     Param("philox_seed", "tensor"), Param("philox_offset", "tensor"),
     Param("scale", "scalar", None, frontends=LEGACY_ONLY),
     Param("scale", "scalar", frontends=DIRECT_ONLY),
-), ref=_sdpfa_bwd, n_outputs=3, doc="flash attention backward -> (grad_query, grad_key, grad_value)",
+), ref=_sdpfa_bwd, n_outputs=3, tags=_HOST, doc="flash attention backward -> (grad_query, grad_key, grad_value)",
     **_OPAQUE))
 
 
@@ -283,4 +285,4 @@ register(OpSpec("scaled_mm", "matmul", (
     Param("dtype", "dtype", "BFloat16"), Param("output_block_scale_size", "int", 0),
     Param("output_block_scale_dtype", "dtype", "BFloat16"), Param("output_gamma", "bool", False),
 ), ref=_scaled_mm, n_outputs=3, doc="torch._scaled_mm with per-tensor scales; (out, block_scale, gamma)",
-    tags=frozenset({"format-dtype"}), **_OPAQUE))
+    tags=frozenset({"format-dtype"}) | _HOST, **_OPAQUE))

@@ -196,6 +196,7 @@ TAGS = {
     # what the rules of a well-defined program (``program.validity``) judge: each rule names the
     # tags of the ops it applies to, so no rule keeps a list of op names of its own
     "alias-write": "with an alias_input, writes its output into that fusion input in place (the alias rules)",
+    "fusion-output": "marks a value as a fusion output (cpu-output: an output computed from GPU data)",
     "shift": "shifts its lhs by its rhs bits (shift-amount)",
     "int-arith": "integer arithmetic whose result can overflow its dtype (int-overflow: recomputed in float64)",
     "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",
@@ -203,6 +204,8 @@ TAGS = {
     "group-offsets": "reads the groups' ends from a tensor of offsets (grouped-mm-offsets)",
     "index-read": "reads positions along an indexed extent from its index parameter (index-range)",
     "index-scatter": "writes to the positions its index parameter holds along an extent (scatter-index)",
+    "host-evaluated": "nvFuser evaluates it on the host with ATen (its expression evaluator), not in a generated "
+                      "kernel (judging/mechanisms.py: its result written in place)",
     "copy": "its result holds the values of its first bypass parameter, element for element along the same "
             "dims (program/validity/value_params.py follows an index read through it back to the fusion input it copies, "
             "which the printer writes valid)",

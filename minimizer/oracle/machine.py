@@ -37,6 +37,19 @@ def visible_gpus(fields: tuple[str, ...]) -> list[dict[str, str]] | None:
     return list(rows.values())
 
 
+def compute_capability(device: str) -> tuple[int, int] | None:
+    """The compute capability of the GPU ``device`` names (``cuda``, ``cuda:1``: its index among the
+    visible ones), from ``nvidia-smi`` without initialising CUDA; None without one or where it
+    cannot tell."""
+    if not device.startswith("cuda"):
+        return None
+    gpus = visible_gpus(("compute_cap",)) or []
+    _, _, index = device.partition(":")
+    k = int(index) if index.isdigit() else 0
+    major, dot, minor = (gpus[k].get("compute_cap", "") if k < len(gpus) else "").partition(".")
+    return (int(major), int(minor)) if dot and major.isdigit() and minor.isdigit() else None
+
+
 def installed_version(module: str) -> str | None:
     """The version of the distribution that provides the top-level ``module`` (None: not
     installed); found without importing it."""
@@ -73,4 +86,4 @@ def this_machine(device: str) -> dict:
     return env
 
 
-__all__ = ["installed_version", "this_machine", "visible_gpus"]
+__all__ = ["compute_capability", "installed_version", "this_machine", "visible_gpus"]

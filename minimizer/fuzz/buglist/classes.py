@@ -15,7 +15,9 @@ else fmin finds is kept, in a section of its own:
   observation, not a wrong answer), where the backend does not say it is expected
   (``Policy.expected_segmentation``: a reshape without a view is a copy, a transposed input
   takes the transpose scheduler — those go to *by design*);
-* **by design**: a documented semantic difference of the backend from eager torch
+* **by design**: a failure of a program breaking a rule that nvFuser enforces itself, as its own
+  tests expect (``Rule.refused``: an output computed from CPU scalars alone); a documented
+  semantic difference of the backend from eager torch
   (``Policy.by_design``), an expected segmentation, or a program the compiler refuses with its
   own check while the fusion is defined (``refusal``: an unsupported case, said so);
 * **debug dump**: a failure its attachment shows only with the backend's debug output on
@@ -74,7 +76,8 @@ def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, vio
         return Decision("fmin", "the generator or the reference was wrong")
     broken = invalid(meta, script, outcome, violations)
     if broken is not None:
-        return Decision("missing-check", broken[1], broken[0])
+        said = refused_by(broken[0]) if meta.kind == "failure" else ""
+        return Decision("by-design", f"{said}: {broken[1]}") if said else Decision("missing-check", broken[1], broken[0])
     rejected = static_rejection(script)
     if rejected is not None:   # a program fmin's own check refuses today: its generator or mutations made it
         return Decision("fmin", f"the static check rejects the program: {rejected}")
@@ -175,6 +178,17 @@ def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=d
     return next(((v.rule, v.message) for v in found if valued or v.rule not in on_values), None)
 
 
+def refused_by(rule: str) -> str:
+    """What nvFuser does with a program that breaks ``rule`` where it refuses it itself, as its own
+    tests expect (``Rule.refused``: a CPU-only output), else "": the failure of such a program is
+    the compiler keeping its contract, not a check that is missing."""
+    try:
+        from ...program.validity import base
+    except ImportError:
+        return ""
+    return next((str(getattr(r, "refused", "")) for r in base.rules() if r.name == rule), "")
+
+
 def value_rules() -> frozenset[str]:
     """The rules on values (``program.validity.VALUE_RULES``: they have a part that watches a run),
     where this fmin has them."""
@@ -225,4 +239,4 @@ def _policy(meta: Bucket) -> backends.Policy | None:
 
 
 __all__ = ["CLASSES", "Decision", "decide", "refusal", "newer_gpu", "static_rejection", "invalid", "depends_on_values",
-           "value_rules", "is_segmentation", "changed_kinds", "default_violations"]
+           "value_rules", "refused_by", "is_segmentation", "changed_kinds", "default_violations"]

@@ -34,6 +34,9 @@ class CampaignOptions:
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``store.progress``)
     feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
+    #: the GPU's compute capability (None: unknown or no GPU): seeds whose nvFuser test needs a
+    #: newer one are set aside (``seeded.load``)
+    capability: tuple[int, int] | None = None
 
 
 def default_frontend(backend: str) -> str | None:

@@ -421,7 +421,7 @@ def filed_words(bucket: str, result: dict) -> str:
 def program_chunk(opt: CampaignOptions, k: int):
     """Chunk ``k`` of the campaign's programs: generated, or with ``--seeds`` mutated seeds."""
     if opt.seeds:
-        return seeded.chunk(opt.seed, k, opt.seeds, frontend=opt.frontend)
+        return seeded.chunk(opt.seed, k, opt.seeds, frontend=opt.frontend, capability=opt.capability)
     return generate.chunk(opt.seed, k, frontend=opt.frontend, max_ops=opt.max_ops)
 
 

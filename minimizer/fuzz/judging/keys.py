@@ -88,8 +88,8 @@ def mismatch_key(backend: str, what: str, ops, got: str | None = None, expected:
     ``shape (an expanded extent returned as 1) at cat`` — a lost extent is fixed in the op that
     loses it, so one per op."""
     rules = tuple(sorted(set(rules)))
-    if mechanism is not None and mechanism.difference == what:
-        return BucketKey(MISMATCH, backend, difference=what, rules=rules, mechanism=mechanism.words,
+    if mechanism is not None and mechanism.explains_difference(what):   # the cause's own kind of difference
+        return BucketKey(MISMATCH, backend, difference=mechanism.difference, rules=rules, mechanism=mechanism.words,
                          upstream=mechanism.upstream)
     if what == "shape" and dimension:
         return BucketKey(MISMATCH, backend, difference="shape", detail=dimension, rules=rules, lost_at=lost_at)
@@ -349,15 +349,17 @@ def bucket_key(meta: Bucket, outcome: dict | None, program: Program | None, mini
 
 def _mismatch_today(meta: Bucket, minimal: Program | None, program: Program | None) -> BucketKey:
     """A wrong result's key from its record and ``program`` (``minimal``: the same, when it is the
-    bucket's minimal repro; None before a reduction). Only a minimal repro names ops, a mechanism
-    or the op where an extent is lost: the generated program's ops are there by chance."""
+    bucket's minimal repro; None before a reduction). Only a minimal repro names ops or the op where
+    an extent is lost: the generated program's ops are there by chance; a generated program names a
+    mechanism only where its wrong tensor pins one down (``mechanisms.mechanism_of``)."""
     ops = program_ops(minimal) if minimal is not None else meta.key.ops
     what = difference(meta)
     if what == "values" and minimal is not None and writes_only(minimal):
         what = "aliasing"   # a minimal repro returning nothing: its wrong value is an input's
     rules = broken_rules(program)
     dimension = dimension_error(meta.words or "", program) if what == "shape" else None
-    mechanism = mechanism_of(minimal, what) if not rules else None
+    mechanism = None if rules else mechanism_of(minimal, what) if minimal is not None else \
+        mechanism_of(program, what, minimal=False, words=meta.words)
     lost = lost_at(minimal, minimal_words(meta)) if what == "shape" else None
     return mismatch_key(meta.backend, what, ops, *dtypes_of(meta), dimension=dimension, rules=rules,
                         mechanism=mechanism, lost_at=lost)

@@ -71,6 +71,8 @@ class Seeds:
     unreadable: list[str]             # ``file:line:col: why`` of each seed left out
     #: per nvFuser checkout among the folders: its fusion functions found, read, left out by reason
     harvests: list = field(default_factory=list)
+    #: seeds set aside on this GPU: name -> the compute capability their nvFuser test requires
+    set_aside: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 _CACHE: dict[tuple, Seeds] = {}
@@ -125,13 +127,21 @@ def read_seed(path: str, frontend: str | None) -> Seed:
     return Seed(path, p, info, trimmed(p, info))
 
 
-def load(dirs, frontend: str | None = None) -> Seeds:
-    """The readable seeds under ``dirs`` and why the others are not (cached per process)."""
-    key = (tuple(dirs), frontend)
+def load(dirs, frontend: str | None = None, capability: tuple[int, int] | None = None) -> Seeds:
+    """The readable seeds under ``dirs`` and why the others are not (cached per process).
+    ``capability``: the GPU's compute capability (None: unknown, every seed kept); a seed from an
+    nvFuser test that skips itself below a higher one (``harvest.guards``) is set aside: on this
+    GPU nvFuser's contract for it is that it does not run, so whatever it does is no finding."""
+    key = (tuple(dirs), frontend, capability)
     if key not in _CACHE:
-        got, bad = [], []
+        got, bad, aside = [], [], {}
         for path in scripts_in(dirs):
             shown = nvfuser_tests.shown(path)   # a traced test fusion's name, else the path
+            need = nvfuser_tests.needs(path) if capability is not None else None
+            if need is not None and need > capability:
+                aside[shown] = need
+                nvfuser_tests.note(path, f"set aside: its test needs compute capability {need[0]}.{need[1]}")
+                continue
             try:
                 s = read_seed(path, frontend)
                 got.append(s if shown == path else dataclasses.replace(s, path=shown))
@@ -140,7 +150,7 @@ def load(dirs, frontend: str | None = None) -> Seeds:
                 bad.append(str(e).replace(path, shown))
                 nvfuser_tests.note(path, str(e))
         _CACHE[key] = Seeds(got, bad, [nvfuser_tests.harvest_report(d) for d in dirs
-                                       if os.path.isdir(d) and nvfuser_tests.is_checkout(d)])
+                                       if os.path.isdir(d) and nvfuser_tests.is_checkout(d)], set_aside=aside)
     return _CACHE[key]
 
 
@@ -225,9 +235,11 @@ class _Data:
         self.draw = draw
 
 
-def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size: int = CHUNK) -> list[SeededExample]:
-    """The ``size`` seeded programs of chunk ``k`` (``generate.chunk``'s scheme)."""
-    seeds = load(dirs, frontend).seeds
+def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size: int = CHUNK,
+          capability: tuple[int, int] | None = None) -> list[SeededExample]:
+    """The ``size`` seeded programs of chunk ``k`` (``generate.chunk``'s scheme), of the seeds this
+    GPU's ``capability`` keeps (``load``)."""
+    seeds = load(dirs, frontend, capability).seeds
     if not seeds:
         return []
     got = []
@@ -245,9 +257,10 @@ def chunk(campaign_seed: int, k: int, dirs, *, frontend: str | None = None, size
             for i, (s, p, names) in enumerate(got)]
 
 
-def program_for(example_id: str, dirs, *, frontend: str | None = None) -> SeededExample:
+def program_for(example_id: str, dirs, *, frontend: str | None = None,
+                capability: tuple[int, int] | None = None) -> SeededExample:
     s, c, i = parse_id(example_id)
-    ex = chunk(s, c, dirs, frontend=frontend)
+    ex = chunk(s, c, dirs, frontend=frontend, capability=capability)
     if i >= len(ex):
         raise ValueError(f"chunk {c} of seed {s} has {len(ex)} seeded programs; no index {i}")
     return ex[i]

@@ -96,10 +96,11 @@ def static_info(program: Program):
     return validity.check(program, rules=validity.STATIC_RULES)
 
 
-def program_for(example_id: str, dirs, *, frontend: str | None = None) -> seeded.SeededExample:
+def program_for(example_id: str, dirs, *, frontend: str | None = None,
+                capability: tuple[int, int] | None = None) -> seeded.SeededExample:
     """The program of any seeded example id, a derived one's by rebuilding its chain."""
     first, *rest = example_id.split(LINK)
-    e = seeded.program_for(first, dirs, frontend=frontend)
+    e = seeded.program_for(first, dirs, frontend=frontend, capability=capability)
     for link in rest:
         d = derived(e, static_info(e.program), link)
         if d is None:

@@ -69,6 +69,9 @@ class Rule:
     order: ClassVar[int] = 100
     tags: ClassVar[frozenset[str]] = frozenset()
     needs: ClassVar[frozenset[str]] = frozenset()
+    #: how nvFuser itself refuses a program breaking the rule, where its own tests expect that
+    #: refusal ("": it does not): such a failure is by design, not a missing check
+    refused: ClassVar[str] = ""
 
     def judges(self, s: Stmt) -> bool:
         """Whether this rule judges ``s``, a statement of an op that carries one of its tags."""
