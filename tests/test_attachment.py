@@ -656,3 +656,13 @@ def test_filing_writes_the_bucket_and_replaces_its_report_section(tmp_path):
     assert md.startswith("# report\n\nthe reduction\n") and md.count(attachment.SECTION_TITLE) == 1
     assert (tmp_path / "repro.min.py").read_text() == att.text and not (tmp_path / "state.json").exists()
     assert reduced_script(str(tmp_path)) == "reduced.py"
+
+
+def test_two_complex_results_differing_only_in_their_imaginary_parts_are_not_the_same():
+    """The float64 comparison is dropped where eager's result equals the float64 one rounded back;
+    a complex result compared through ``double()`` lost its imaginary part, so a rounding there
+    could never keep the comparison."""
+    a = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex64)
+    assert plain_check._same(a, a.clone())
+    assert not plain_check._same(a, a + 1e-3j)
+    assert not plain_check._same(torch.tensor([float("nan")]), torch.tensor([1.0]))

@@ -62,7 +62,8 @@ def test_one_row_per_root_cause_newest_first(tmp_path):
     assert g["attachment"] == "[5b40de827f30/repro.min.py](5b40de827f30/repro.min.py)"
     s = by["876b59cc7c89"]
     assert s["kind"] == "mismatch (values)" and s["where raised"] == "output of `sign` (int64)"
-    assert s["message"].startswith("output 4 (int64[7]): 1 of 7 elements differ") and s["reproduces standalone"] == "yes"
+    # the repro's own run (its output 0), not the campaign's first program (output 4 there)
+    assert s["message"].startswith("output 0 (int64[7]): 4 of 7 elements differ") and s["reproduces standalone"] == "yes"
     assert s["minimized ops"] == "broadcast_in_dim, prod, sign (11 → 3)" and s["seen"] == "1 (2028.25.6)"
     lay = by["5b0d0d93bde2"]
     assert lay["kind"] == "layout-dependent" and lay["where raised"] == "tensor_metadata.cpp:validateAllocationSizesAndStrides"
@@ -200,3 +201,21 @@ def test_the_rows_a_campaign_prints_link_from_where_the_user_is(tmp_path, monkey
     assert link.startswith(f"corpus/{BUCKETS[0]}/") and os.path.exists(link)
     (r,) = buglist.rows_of(str(root), [record.load_dir(str(root / BUCKETS[0]))])
     assert r["attachment"].split("](", 1)[1].startswith(f"{BUCKETS[0]}/")
+
+
+def test_a_minimized_rows_message_is_its_attachments_own_outcome():
+    """2c9c48afdbd9 and 85968e7b687d (issue 43): a row's message described the campaign's first,
+    larger program (its output 3), not the attachment a maintainer runs. Once minimized, the row
+    says what the repro's own run said; before, or where that run named no tensor, the finding's."""
+    from minimizer.fuzz.buglist.page import where_and_message
+    from minimizer.fuzz.store.key import BucketKey
+    from minimizer.fuzz.store.record import Bucket, StandaloneRun
+    key = BucketKey("mismatch", "nvfuser", difference="values", ops=("max", "neg"))
+    first = "nvfuser outputs differ from the reference: output 3 (int32[64, 8]): 12 of 512 elements differ"
+    alone = "wrong result (values) in output 0: Tensor-likes are not equal! Mismatched elements: 1 / 4"
+    m = Bucket(kind="mismatch", owner="nvfuser", backend="nvfuser", key=key, words=first, minimized=True,
+               standalone=StandaloneRun(ran=True, reproduced=True, why=alone))
+    assert where_and_message(m)[1] == alone
+    assert where_and_message(dataclasses.replace(m, minimized=False))[1] == first.split("reference: ")[1]
+    stale_run = dataclasses.replace(m, standalone=StandaloneRun(ran=True, reproduced=False, why="exit 0, no error"))
+    assert where_and_message(stale_run)[1] == first.split("reference: ")[1]

@@ -23,6 +23,7 @@ import re
 
 from ..store import examples, record
 from .classes import CLASSES, decide, default_violations
+from ..judging.keys import minimal_words
 from ..judging.property import differs
 from ..store.key import OUTCOME_CHANGE, BucketKey
 from ..store.record import Bucket
@@ -83,13 +84,26 @@ def where_and_message(m: Bucket) -> tuple[str, str]:
             where = key.mechanism + (f" ({key.upstream})" if key.upstream else "")
         elif key.lost_at:   # a lost extent: the op that loses it
             where = _output_of(key.lost_at)
-        return m.where or where, words.split("differ from the reference: ", 1)[-1]
+        return m.where or where, (repro_words(m) or words).split("differ from the reference: ", 1)[-1]
     if kind != "failure" and key.kind != OUTCOME_CHANGE:   # a metamorphic change that ends in no error
         return m.where or "segmenter", words
     where = m.where or key.site or "–"
     if kind != "failure":
         return where, words
     return where, key.message if key.message is not None else str(key)
+
+
+#: what the last run of a minimal repro said when it showed a wrong result: ``output 0 (int64[4]):
+#: ...`` (a recheck) or ``wrong result (values) in output 0: ...`` (the attachment run alone)
+_A_DIFFERENCE = re.compile(r"^(?:wrong result \(\w+\) in )?(?:output|input) \d+\b")
+
+
+def repro_words(m: Bucket) -> str | None:
+    """What a minimized wrong result's own repro showed when last run (``keys.minimal_words``),
+    where it names the differing tensor: the row speaks of the attachment a maintainer runs, not of
+    the campaign's first, larger program. None: not minimized, or no such run recorded."""
+    said = minimal_words(m) if m.minimized else None
+    return said if said and _A_DIFFERENCE.match(said) else None
 
 
 def _older_output(key: BucketKey) -> str | None:
