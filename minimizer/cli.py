@@ -232,10 +232,6 @@ def _add_isolate(sub) -> None:
     i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
-#: where ``fmin fuzz`` keeps findings when ``--corpus`` is not given
-DEFAULT_CORPUS = "corpus/findings"
-
-
 def _out_dir(path: str, flag: str) -> None:
     """``path`` must be usable as the output directory of ``flag``: checked before anything runs
     (a command that finds out after its runs loses them)."""
@@ -259,6 +255,7 @@ def _out_file(path: str | None, flag: str) -> None:
 
 def _add_fuzz(sub) -> None:
     """fmin fuzz: a campaign (or --replay, --recheck)."""
+    from .fuzz.campaign.options import DEFAULT_CORPUS
     z = sub.add_parser("fuzz", help=_HELP["fuzz"])
     _add_run_options(z, plans_memory=False)
     z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging, "
@@ -267,7 +264,8 @@ def _add_fuzz(sub) -> None:
                    "when --time is not given)")
     z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "
                    "campaign (a CI matrix; merge the corpora with fmin merge-findings)")
-    z.add_argument("--corpus", default=None, metavar="DIR", help=f"findings corpus (default {DEFAULT_CORPUS})")
+    z.add_argument("--corpus", default=None, metavar="DIR", help=f"findings corpus (default {DEFAULT_CORPUS}, in the "
+                   "working directory)")
     z.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per bucket hit, a new bucket fails")
     z.add_argument("--summary", metavar="FILE", help="the campaign summary as JSON")
     z.add_argument("--frontend", choices=["nvfuser", "nvfuser_direct"], default=None,
@@ -391,11 +389,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    from . import commandline
     typed = list(sys.argv[1:] if argv is None else argv)
-    argv = typed
-    if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
-        argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
+    argv = commandline.routed(typed, _COMMANDS)   # ``fmin [OPTIONS] repro.py`` is ``fmin reduce ...``
     try:   # only the command given has its options (``fmin --help``, ``--version``: none)
+        commandline.check_scripts(argv, typed, _COMMANDS)   # a missing script: said before torch is imported
         ap = build_parser(argv[0] if argv and argv[0] in _COMMANDS else "")
     except UsageError as e:   # the registries import FMIN_PLUGINS' modules
         print(f"fmin: {e}", file=sys.stderr)
@@ -618,7 +616,7 @@ def selected_oracles(text: str) -> tuple[str, ...]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign.options import CampaignOptions, default_frontend
+    from .fuzz.campaign.options import DEFAULT_CORPUS, CampaignOptions, default_frontend
     from .fuzz.campaign.run import Interrupted, run_campaign
     from .fuzz.campaign.summary import summary_lines
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
