@@ -90,7 +90,7 @@ _RAY_ADDRESS = r"(auto|local|ray://\S+|[\w.\-\[\]:]+:\d+)"
 
 def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help=f"{what} on a Ray cluster (pip install 'fmin[ray]'): one actor per worker slot, each with warm "
+                   help=f"{what} on a Ray cluster (needs Ray: pip install 'ray>=2.50'): one actor per worker slot, each with warm "
                         "workers; --jobs N actors (default: as many as the cluster's CPUs, or GPUs with "
                         "--ray-gpus-per-actor, hold). ADDRESS: auto (the cluster `ray start` made), HOST:PORT, "
                         "ray://HOST:PORT, local; omitted: RAY_ADDRESS, else the cluster started here, else a new "
