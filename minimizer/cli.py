@@ -320,6 +320,14 @@ def _add_merge(sub) -> None:
     m.add_argument("--into", required=True, metavar="DIR")
 
 
+def _add_new_bugs(sub) -> None:
+    """fmin new-bugs KNOWN AFTER: the nightly CI gate."""
+    g = sub.add_parser("new-bugs", help=_HELP["new-bugs"])
+    g.add_argument("known", metavar="KNOWN", help="the findings corpus before the campaign (a copy)")
+    g.add_argument("after", metavar="AFTER", help="the same corpus after the shards were merged into it")
+    g.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per Bugs row of AFTER, a new one fails")
+
+
 def _add_upgrade(sub) -> None:
     """fmin upgrade."""
     u = sub.add_parser("upgrade", help=_HELP["upgrade"])
@@ -342,10 +350,12 @@ _HELP = {
             "and minimize each new finding into the corpus",
     "merge-findings": "merge findings corpora (e.g. a CI matrix's shards) into one, re-keyed with today's rules (a "
                       "bucket per root cause); `--into DIR` alone re-keys DIR in place",
+    "new-bugs": "the CI gate: list the rows of AFTER's bug list (its Bugs section) whose root cause KNOWN's does "
+                "not have; exit 1 when there is one",
     "upgrade": "re-emit a script for today's nvFuser frontend",
 }
 _ADD = {"check": _add_check, "reduce": _add_reduce, "isolate": _add_isolate, "fuzz": _add_fuzz,
-        "merge-findings": _add_merge, "upgrade": _add_upgrade}
+        "merge-findings": _add_merge, "new-bugs": _add_new_bugs, "upgrade": _add_upgrade}
 _COMMANDS = tuple(_ADD)
 
 
@@ -417,6 +427,8 @@ def _main(argv: list[str] | None) -> int:
             return cmd_fuzz(args)
         if args.cmd == "merge-findings":
             return cmd_merge(args)
+        if args.cmd == "new-bugs":
+            return cmd_new_bugs(args)
     except ScriptError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
@@ -775,6 +787,18 @@ def cmd_merge(args) -> int:
         print(f"       from {' '.join(ids)}")
     print(f"bug list: {buglist.write(args.into)}")
     return 0
+
+
+def cmd_new_bugs(args) -> int:
+    """The gate of a nightly campaign (``fuzz.buglist.gate``): exit 1 on a new Bugs row, else 0."""
+    from .fuzz.buglist import gate
+    for d in (args.known, args.after):
+        if not os.path.isdir(d):
+            raise UsageError(f"{d}: no such directory")
+    _out_file(args.junit, "--junit")
+    new, lines = gate.report(args.known, args.after, args.junit)
+    print("\n".join(lines))
+    return 1 if new else 0
 
 
 def cmd_upgrade(args) -> int:
