@@ -278,7 +278,12 @@ def _add_fuzz(sub) -> None:
     z.add_argument("--feedback", action="store_true",
                    help="with --seeds: a mutant whose run shows a compiler decision no earlier program showed "
                         "(another scheduler, merge-rejection reason, segment count) joins a queue that later "
-                        "programs are mutated from (docs/fuzz.md 'Feedback')")
+                        "programs are mutated from (docs/fuzz.md 'Feedback'); what it learned is kept in the "
+                        "corpus (DIR/feedback.json), and the next campaign on it starts from there")
+    z.add_argument("--feedback-from", metavar="DIR", default=None,
+                   help="with --feedback: start from what the campaigns of this findings corpus learned instead of "
+                        "--corpus's own (a CI shard writes into an empty corpus but starts from the known bugs'); "
+                        "what this campaign learns still goes to --corpus")
     from .fuzz.judging.oracles import names as oracle_names
     z.add_argument("--oracles", default=",".join(oracle_names()),
                    help=f"comma-separated subset of {','.join(oracle_names())}")
@@ -647,6 +652,8 @@ def cmd_fuzz(args) -> int:
         args.frontend = default_frontend(ctx.backend)
     if args.feedback and not args.seeds:
         raise UsageError("--feedback: needs --seeds (the queue holds mutated seeds)")
+    if args.feedback_from is not None and not args.feedback:
+        raise UsageError("--feedback-from: needs --feedback (it names where the feedback starts from)")
     if args.seeds:
         _load_seeds(args)
     if args.replay:
@@ -657,6 +664,7 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()), feedback=args.feedback,
+                          feedback_from=args.feedback_from,
                           resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
@@ -779,7 +787,8 @@ def cmd_merge(args) -> int:
     _out_dir(args.into, "--into")
     r = merge(args.sources, args.into)
     k = r["rekey"]
-    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated; re-keyed: "
+    learned = f"; what the feedback campaigns of {r['learned']} source(s) learned added" if r.get("learned") else ""
+    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated{learned}; re-keyed: "
           f"{k['buckets_before']} -> {k['buckets_after']} bucket(s), {k['merged']} merged into another, "
           f"{k['moved']} moved to a new key")
     for key, ids in sorted(k["groups"].items(), key=lambda kv: (-len(kv[1]), kv[0])):

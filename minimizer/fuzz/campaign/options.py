@@ -40,6 +40,7 @@ class CampaignOptions:
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``store.progress``)
     feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
+    feedback_from: str | None = None   # --feedback-from: the corpus whose learned state it starts from (None: corpus)
 
 
 def default_frontend(backend: str) -> str | None:
