@@ -12,8 +12,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "minimizer"
 
 #: bottom to top; a unit may import units of its own layer only where named in SAME_LAYER
 LAYERS = [
-    {"errors", "dtypes", "model", "progress", "segments", "argtypes", "outdir", "phases", "interrupt", "commandline"},
-    {"plugins"},
+    {"errors", "dtypes", "model", "progress", "segments", "argtypes", "outdir", "phases", "interrupt"},
+    {"plugins", "commandline"},
     {"ops"},
     {"program"},
     {"frontend", "upgrade"},
