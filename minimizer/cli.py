@@ -90,7 +90,7 @@ _RAY_ADDRESS = r"(auto|local|ray://\S+|[\w.\-\[\]:]+:\d+)"
 
 def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help=f"{what} on a Ray cluster (pip install 'fmin[ray]'): one actor per worker slot, each with warm "
+                   help=f"{what} on a Ray cluster (needs Ray: pip install 'ray>=2.50'): one actor per worker slot, each with warm "
                         "workers; --jobs N actors (default: as many as the cluster's CPUs, or GPUs with "
                         "--ray-gpus-per-actor, hold). ADDRESS: auto (the cluster `ray start` made), HOST:PORT, "
                         "ray://HOST:PORT, local; omitted: RAY_ADDRESS, else the cluster started here, else a new "
@@ -232,10 +232,6 @@ def _add_isolate(sub) -> None:
     i.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
-#: where ``fmin fuzz`` keeps findings when ``--corpus`` is not given
-DEFAULT_CORPUS = "corpus/findings"
-
-
 def _out_dir(path: str, flag: str) -> None:
     """``path`` must be usable as the output directory of ``flag``: checked before anything runs
     (a command that finds out after its runs loses them)."""
@@ -259,6 +255,7 @@ def _out_file(path: str | None, flag: str) -> None:
 
 def _add_fuzz(sub) -> None:
     """fmin fuzz: a campaign (or --replay, --recheck)."""
+    from .fuzz.campaign.options import DEFAULT_CORPUS
     z = sub.add_parser("fuzz", help=_HELP["fuzz"])
     _add_run_options(z, plans_memory=False)
     z.add_argument("--time", type=POSITIVE_SECONDS, default=None, metavar="S", help="seconds of generating and judging, "
@@ -267,7 +264,8 @@ def _add_fuzz(sub) -> None:
                    "when --time is not given)")
     z.add_argument("--shard", default="0/1", metavar="I/N", help="run the I-th of N disjoint shares of the "
                    "campaign (a CI matrix; merge the corpora with fmin merge-findings)")
-    z.add_argument("--corpus", default=None, metavar="DIR", help=f"findings corpus (default {DEFAULT_CORPUS})")
+    z.add_argument("--corpus", default=None, metavar="DIR", help=f"findings corpus (default {DEFAULT_CORPUS}, in the "
+                   "working directory)")
     z.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per bucket hit, a new bucket fails")
     z.add_argument("--summary", metavar="FILE", help="the campaign summary as JSON")
     z.add_argument("--frontend", choices=["nvfuser", "nvfuser_direct"], default=None,
@@ -280,7 +278,12 @@ def _add_fuzz(sub) -> None:
     z.add_argument("--feedback", action="store_true",
                    help="with --seeds: a mutant whose run shows a compiler decision no earlier program showed "
                         "(another scheduler, merge-rejection reason, segment count) joins a queue that later "
-                        "programs are mutated from (docs/fuzz.md 'Feedback')")
+                        "programs are mutated from (docs/fuzz.md 'Feedback'); what it learned is kept in the "
+                        "corpus (DIR/feedback.json), and the next campaign on it starts from there")
+    z.add_argument("--feedback-from", metavar="DIR", default=None,
+                   help="with --feedback: start from what the campaigns of this findings corpus learned instead of "
+                        "--corpus's own (a CI shard writes into an empty corpus but starts from the known bugs'); "
+                        "what this campaign learns still goes to --corpus")
     from .fuzz.judging.oracles import names as oracle_names
     z.add_argument("--oracles", default=",".join(oracle_names()),
                    help=f"comma-separated subset of {','.join(oracle_names())}")
@@ -322,6 +325,14 @@ def _add_merge(sub) -> None:
     m.add_argument("--into", required=True, metavar="DIR")
 
 
+def _add_new_bugs(sub) -> None:
+    """fmin new-bugs KNOWN AFTER: the nightly CI gate."""
+    g = sub.add_parser("new-bugs", help=_HELP["new-bugs"])
+    g.add_argument("known", metavar="KNOWN", help="the findings corpus before the campaign (a copy)")
+    g.add_argument("after", metavar="AFTER", help="the same corpus after the shards were merged into it")
+    g.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per Bugs row of AFTER, a new one fails")
+
+
 def _add_upgrade(sub) -> None:
     """fmin upgrade."""
     u = sub.add_parser("upgrade", help=_HELP["upgrade"])
@@ -344,10 +355,12 @@ _HELP = {
             "and minimize each new finding into the corpus",
     "merge-findings": "merge findings corpora (e.g. a CI matrix's shards) into one, re-keyed with today's rules (a "
                       "bucket per root cause); `--into DIR` alone re-keys DIR in place",
+    "new-bugs": "the CI gate: list the rows of AFTER's bug list (its Bugs section) whose root cause KNOWN's does "
+                "not have; exit 1 when there is one",
     "upgrade": "re-emit a script for today's nvFuser frontend",
 }
 _ADD = {"check": _add_check, "reduce": _add_reduce, "isolate": _add_isolate, "fuzz": _add_fuzz,
-        "merge-findings": _add_merge, "upgrade": _add_upgrade}
+        "merge-findings": _add_merge, "new-bugs": _add_new_bugs, "upgrade": _add_upgrade}
 _COMMANDS = tuple(_ADD)
 
 
@@ -391,11 +404,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    from . import commandline
     typed = list(sys.argv[1:] if argv is None else argv)
-    argv = typed
-    if argv and argv[0] not in _COMMANDS and not argv[0].startswith("-"):
-        argv = ["reduce"] + argv  # ``fmin repro.py`` is ``fmin reduce repro.py``
+    argv = commandline.routed(typed, _COMMANDS)   # ``fmin [OPTIONS] repro.py`` is ``fmin reduce ...``
     try:   # only the command given has its options (``fmin --help``, ``--version``: none)
+        commandline.check_scripts(argv, typed, _COMMANDS)   # a missing script: said before torch is imported
         ap = build_parser(argv[0] if argv and argv[0] in _COMMANDS else "")
     except UsageError as e:   # the registries import FMIN_PLUGINS' modules
         print(f"fmin: {e}", file=sys.stderr)
@@ -419,6 +432,8 @@ def _main(argv: list[str] | None) -> int:
             return cmd_fuzz(args)
         if args.cmd == "merge-findings":
             return cmd_merge(args)
+        if args.cmd == "new-bugs":
+            return cmd_new_bugs(args)
     except ScriptError as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
@@ -618,7 +633,7 @@ def selected_oracles(text: str) -> tuple[str, ...]:
 
 
 def cmd_fuzz(args) -> int:
-    from .fuzz.campaign.options import CampaignOptions, default_frontend
+    from .fuzz.campaign.options import DEFAULT_CORPUS, CampaignOptions, default_frontend
     from .fuzz.campaign.run import Interrupted, run_campaign
     from .fuzz.campaign.summary import summary_lines
     if args.max_memory is not None:   # nothing to fit: a campaign's programs are drawn as it runs
@@ -637,6 +652,8 @@ def cmd_fuzz(args) -> int:
         args.frontend = default_frontend(ctx.backend)
     if args.feedback and not args.seeds:
         raise UsageError("--feedback: needs --seeds (the queue holds mutated seeds)")
+    if args.feedback_from is not None and not args.feedback:
+        raise UsageError("--feedback-from: needs --feedback (it names where the feedback starts from)")
     args.capability = _capability(ctx) if args.seeds else None
     if args.seeds:
         _load_seeds(args)
@@ -648,7 +665,8 @@ def cmd_fuzz(args) -> int:
                           junit=args.junit, summary=args.summary, frontend=args.frontend, max_ops=args.max_ops,
                           oracles=oracles, minimize=not args.no_minimize, minimize_seconds=args.minimize_time,
                           minimize_budget=args.minimize_budget, seeds=tuple(args.seeds or ()), feedback=args.feedback,
-                          capability=args.capability, resume=True if ray_opt is not None and args.resume is None else args.resume)
+                          feedback_from=args.feedback_from, capability=args.capability,
+                          resume=True if ray_opt is not None and args.resume is None else args.resume)
     if args.recheck:
         return _recheck(opt, ray_opt)
     if not os.path.isdir(opt.corpus) and not args.quiet:
@@ -783,7 +801,8 @@ def cmd_merge(args) -> int:
     _out_dir(args.into, "--into")
     r = merge(args.sources, args.into)
     k = r["rekey"]
-    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated; re-keyed: "
+    learned = f"; what the feedback campaigns of {r['learned']} source(s) learned added" if r.get("learned") else ""
+    print(f"merged into {args.into}: {r['new']} new bucket(s), {r['merged']} known bucket(s) updated{learned}; re-keyed: "
           f"{k['buckets_before']} -> {k['buckets_after']} bucket(s), {k['merged']} merged into another, "
           f"{k['moved']} moved to a new key")
     for key, ids in sorted(k["groups"].items(), key=lambda kv: (-len(kv[1]), kv[0])):
@@ -791,6 +810,18 @@ def cmd_merge(args) -> int:
         print(f"       from {' '.join(ids)}")
     print(f"bug list: {buglist.write(args.into)}")
     return 0
+
+
+def cmd_new_bugs(args) -> int:
+    """The gate of a nightly campaign (``fuzz.buglist.gate``): exit 1 on a new Bugs row, else 0."""
+    from .fuzz.buglist import gate
+    for d in (args.known, args.after):
+        if not os.path.isdir(d):
+            raise UsageError(f"{d}: no such directory")
+    _out_file(args.junit, "--junit")
+    new, lines = gate.report(args.known, args.after, args.junit)
+    print("\n".join(lines))
+    return 1 if new else 0
 
 
 def cmd_upgrade(args) -> int:

@@ -661,7 +661,8 @@ session_h() {
 # The bug list's GPU day in one call, three jobs side by side on the 16 cores: the committed corpus
 # refiled (`buglist refile`, --jobs 4), a generative and a seeded campaign of FMIN_T (240) seconds
 # each (`seeded`, --jobs 5 each), and the CI workflow's shard + merge jobs as written
-# (scripts/ci_steps.py, one 60-s shard, `fmin` on PATH as an installed fmin would be). Leaves
+# (scripts/ci_steps.py, one 60-s shard seeded from a copy of corpus/seeds, in a scratch directory
+# that is not fmin's; `fmin` is this checkout's). Leaves
 # $OUT/triage.tgz (refile/, pair/, ci/ with each job's files).
 cmd_triage() {
   local R=$PWD O=/tmp/fmin-h200/triage
@@ -672,9 +673,9 @@ cmd_triage() {
   ( OUT=$O/pair FMIN_T=${FMIN_T:-240} JOBS=5 MT=30 MB=90 DEADLINE=500 timeout 560 bash scripts/gpu.sh seeded \
       > "$O/pair/log.txt" 2>&1 ) &
   ( export PATH=/tmp/fmin-bin:$PATH
-    rm -rf /tmp/fmin-ci && mkdir /tmp/fmin-ci && cd /tmp/fmin-ci && cp -r "$R/scripts" "$R/docs" .
-    python3 scripts/ci_steps.py docs/ci/fmin-fuzz.yml --job shard --job merge --matrix shard=0 --set FMIN_TIME=60 \
-        --set FMIN_MINIMIZE_BUDGET=60 --skip-install > "$O/ci/steps.sh"
+    rm -rf /tmp/fmin-ci && mkdir -p /tmp/fmin-ci/tests && cd /tmp/fmin-ci && cp -r "$R/corpus/seeds" tests/python
+    python3 "$R/scripts/ci_steps.py" "$R/docs/ci/fmin-fuzz.yml" --job shard --job merge --matrix shard=0 \
+        --set FMIN_TIME_SEEDED=45 --set FMIN_TIME_GENERATIVE=15 --set FMIN_MINIMIZE_BUDGET=60 --skip-install > "$O/ci/steps.sh"
     local s=$SECONDS
     timeout 500 bash "$O/ci/steps.sh" > "$O/ci/log.txt" 2>&1
     echo "steps exit $? in $((SECONDS - s)) s" >> "$O/ci/log.txt"

@@ -2,7 +2,7 @@
 # Installs fmin (editable, with its test and ray extras) into the current Python.
 # torch: an existing install is kept as it is (a GPU user's CUDA build must match their nvFuser
 # wheel); only where none is importable is the CPU build torch==2.13.0 installed.
-# ray (the `fmin[ray]` extra, for --ray; tests/test_ray.py): a 79 MB wheel, about 30 s here; set
+# ray (fmin's `ray` extra, ray>=2.50, for --ray; tests/test_ray.py): a 79 MB wheel, about 30 s here; set
 # FMIN_EXTRAS=test to leave it out. Where no Ray wheel exists for this Python, fmin is installed
 # without it and the Ray tests skip.
 set -euo pipefail

@@ -1,11 +1,12 @@
-"""scripts/ci_new_bugs.py, the gate of the nightly CI campaign (docs/ci.md): it fails only on a new
-row of the bug list's *Bugs* section, judged on a copy of the real findings corpus of fmin's GPU
+"""``fmin new-bugs`` (``fuzz.buglist.gate``), the gate of the nightly CI campaign (docs/ci.md): it
+fails only on a new row of the bug list's *Bugs* section, judged on a copy of the real findings corpus of fmin's GPU
 campaigns (corpus/findings) before and after a night."""
+import contextlib
+import io
 import json
 import os
 import shutil
-import subprocess
-import sys
+from types import SimpleNamespace
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -13,7 +14,6 @@ import pytest
 from conftest import ROOT
 from minimizer.fuzz.buglist import page as buglist
 
-SCRIPT = os.path.join(ROOT, "scripts", "ci_new_bugs.py")
 CORPUS = os.path.join(ROOT, "corpus", "findings")
 
 
@@ -38,8 +38,12 @@ def _edit(root, bucket, **changes):
 
 
 def _gate(known, after, junit):
-    return subprocess.run([sys.executable, SCRIPT, str(known), str(after), "--junit", str(junit)],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    """``fmin new-bugs KNOWN AFTER --junit JUNIT`` as the workflow runs it, in this process."""
+    from minimizer.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["new-bugs", str(known), str(after), "--junit", str(junit)])
+    return SimpleNamespace(returncode=rc, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 @pytest.fixture(scope="module")

@@ -279,3 +279,72 @@ def test_a_ctrl_c_whose_raise_was_swallowed_still_stops_a_reduction(here, capsys
                         "-q", "--out", "o")
     assert rc == 130 and "interrupted" in out, (out, err)
     assert len(calls) <= 4 and not interrupt._PENDING.is_set()   # stopped at once; nothing left pending after
+
+
+# Issue 44: the three traps of a user's first day. Options may come before the script (the command
+# word ``reduce`` left out), a missing script is said at once (before torch is imported), and a
+# campaign without --corpus writes into a directory of its own, never a repository's corpus/findings.
+
+def test_options_before_the_script_are_the_reductions(here, capsys):
+    rc, out, err = fmin(capsys, "-q", "--backend", "reference", "--test", "grep -q slice", "--out", "o", "slice.py")
+    assert rc == 0, err
+    assert (here / "o" / "repro.min.py").exists() and "invalid choice" not in err
+
+
+def test_the_command_word_is_read_only_where_it_was_left_out():
+    from minimizer.cli import _COMMANDS
+    from minimizer.commandline import routed
+    for argv in (["fuzz", "-q"], ["merge-findings", "--into", "x"], ["-V"], ["--help"], []):
+        assert routed(argv, _COMMANDS) == argv
+    assert routed(["-q", "a.py"], _COMMANDS) == ["reduce", "-q", "a.py"]
+    assert routed(["a.py", "-q"], _COMMANDS) == ["reduce", "a.py", "-q"]
+
+
+def test_the_other_commands_still_run(here, capsys):
+    rc, out, err = fmin(capsys, "upgrade", "slice.py", "-o", "new.py")
+    assert rc == 0 and (here / "new.py").read_text().startswith("import torch"), err
+    rc, out, err = fmin(capsys, "merge-findings", "--into", "merged")
+    assert rc == 0 and "merged into merged" in out, err
+
+
+@pytest.mark.parametrize("argv", [("nope.py",), ("-q", "nope.py"), ("--backend", "reference", "nope.py", "-q"),
+                                  ("reduce", "--out", "x.py", "nope.py"), ("isolate", ROPE, "nope.py"),
+                                  ("upgrade", "nope.py")])
+def test_a_missing_script_is_said_before_torch_is_imported(argv):
+    res = _fmin_process(*argv)
+    assert res.returncode == 2, res.stderr
+    assert "fmin: nope.py: no such file" in res.stderr and "Traceback" not in res.stderr, res.stderr
+    assert "torch imported: False" in res.stderr
+
+
+def test_a_mistyped_command_is_answered_with_the_one_it_resembles(here, capsys):
+    rc, out, err = fmin(capsys, "fuz", "--time", "3")
+    assert rc == 2 and "fuz: no such file or command; did you mean `fmin fuzz`?" in err, err
+    rc, out, err = fmin(capsys, "-q", "fuzz")
+    assert rc == 2 and "fuzz: options go after the command word" in err, err
+    rc, out, err = fmin(capsys, "frobnicate")
+    assert rc == 2 and "no such file or command" in err and "merge-findings" in err, err
+
+
+def test_the_options_read_as_taking_no_value_are_the_parsers():
+    """``commandline.NO_VALUE`` tells a script from an option's value before the parser exists:
+    it must name exactly the options of the script commands that take no value."""
+    import argparse
+    from minimizer.cli import build_parser
+    from minimizer.commandline import NO_VALUE, SCRIPTS_OF
+    subs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    flags = set()
+    for name in SCRIPTS_OF:
+        for a in subs[name]._actions:
+            (flags.update if a.nargs == 0 else lambda s: None)(a.option_strings)
+            if a.nargs != 0:
+                assert not set(a.option_strings) & NO_VALUE, a.option_strings
+    assert flags == NO_VALUE
+
+
+def test_a_campaign_without_corpus_writes_into_its_own_directory(here, capsys):
+    rc, out, err = fmin(capsys, "fuzz", "--backend", "reference", "--device", "cpu", "--max-examples", "0",
+                        "--no-minimize")
+    assert rc == 0, err
+    assert "findings go to fmin-findings/ (a new directory; --corpus DIR to choose another)" in err
+    assert (here / "fmin-findings" / "report.md").exists() and not (here / "corpus").exists()

@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "minimizer"
 #: bottom to top; a unit may import units of its own layer only where named in SAME_LAYER
 LAYERS = [
     {"errors", "dtypes", "model", "progress", "segments", "argtypes", "outdir", "phases", "interrupt"},
-    {"plugins"},
+    {"plugins", "commandline"},
     {"ops"},
     {"program"},
     {"frontend", "upgrade"},

@@ -10,7 +10,7 @@ the CPU with two actors (``ray.init(num_cpus=2)``, one CPU each).
   the restarted one skips what was judged;
 * ``fmin check --ray`` and ``fmin fuzz --recheck --ray`` give the rows they give without it.
 
-Skipped where Ray is not installed (``pip install 'fmin[ray]'``); ``test_ray_optional.py`` checks
+Skipped where Ray is not installed (``pip install 'ray>=2.50'``); ``test_ray_optional.py`` checks
 that without ``--ray`` nothing imports it."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""Ray is optional (``fmin[ray]``): without ``--ray`` nothing imports it — a campaign, a recheck
+"""Ray is optional (fmin's ``ray`` extra): without ``--ray`` nothing imports it — a campaign, a recheck
 and a batch check run in a fresh process end with ``ray`` absent from ``sys.modules`` — and where
 it is not installed, ``--ray`` says how to install it (exit 2, no traceback). Runs with or without
 Ray installed (an import hook hides it for the second test)."""
@@ -49,7 +49,7 @@ def test_without_ray_installed_the_flag_says_how_to_install_it(tmp_path):
                  ["check", "--ray", SCRIPT, "--backend", "reference"]):   # a script after --ray is a script
         r = _python(HIDE_RAY, *args)
         assert r.returncode == 2, r.stdout + r.stderr
-        assert "pip install 'fmin[ray]'" in r.stderr and "Traceback" not in r.stderr, r.stderr
+        assert "pip install 'ray>=2.50'" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
 def test_a_bad_ray_address_is_a_usage_error(tmp_path):
@@ -99,3 +99,33 @@ def test_a_connection_fmin_made_gives_the_signal_handlers_back(monkeypatch):
     finally:
         for s, h in before.items():
             signal.signal(s, h)
+
+
+def _hints() -> list[tuple[str, str]]:
+    """(file, what it tells to pip install) for every install hint of fmin's code, scripts and docs
+    (the changelog, a record of what was, aside)."""
+    import pathlib
+    import re
+    root = pathlib.Path(ROOT)
+    files = [*root.glob("minimizer/**/*.py"), *root.glob("scripts/*"), root / "README.md", *root.glob("docs/*.md"),
+             *root.glob("docs/ci/*.yml")]
+    out = []
+    for f in files:
+        if f.is_file() and f.name != "changelog.md":
+            for m in re.finditer(r"pip install (?:-q )?(?:-e )?'([^']+)'", f.read_text(encoding="utf-8")):
+                out.append((str(f.relative_to(root)), m.group(1)))
+    return out
+
+
+def test_every_install_hint_names_something_that_installs():
+    """fmin is on no package registry: a hint may name a requirement a registry has (Ray, as fmin's
+    ray extra pins it in pyproject.toml) or an extra of a checkout (`.[ray]`), never `fmin[...]`."""
+    import re
+    pyproject = open(f"{ROOT}/pyproject.toml", encoding="utf-8").read()
+    ray = re.search(r'^ray = \["([^"]+)"\]', pyproject, re.M).group(1)
+    hints = _hints()
+    assert any(f.startswith("minimizer/") and what == ray for f, what in hints)   # the error and --help name it
+    for f, what in hints:
+        assert not what.startswith("fmin"), f"{f}: pip install '{what}': no registry has fmin"
+        if what.startswith("ray"):
+            assert what == ray, f"{f}: pip install '{what}', but fmin's ray extra is {ray!r}"

@@ -3,7 +3,7 @@
 Only the *where* changes: ``RayRunner`` (``runner.py``) is a runner for ``fuzz.campaign`` — one
 actor per worker slot, each owning warm pools (``actor.py``) — and generation, bucketing, the
 corpus and the reports stay in the driver, in the code every campaign runs. Nothing outside this
-unit imports Ray, and this unit is imported only for ``--ray`` (``fmin[ray]``: ``ray>=2.50``).
+unit imports Ray, and this unit is imported only for ``--ray`` (fmin's ``ray`` extra: ``ray>=2.50``).
 See docs/fuzz.md, "On a Ray cluster".
 """
 from __future__ import annotations

@@ -28,7 +28,8 @@ from ..fuzz.store.record import Bucket
 from ..fuzz.campaign.options import CampaignOptions, window_for
 from .actor import RESUME_FILES, SlotActor
 
-INSTALL_HINT = "Ray is not installed: pip install 'fmin[ray]' (or pip install 'ray>=2.50')"
+#: fmin is on no package registry, so the hint names what its ``ray`` extra installs (pyproject.toml)
+INSTALL_HINT = "Ray is not installed: pip install 'ray>=2.50' (fmin's ray extra; from a checkout: pip install -e '.[ray]')"
 
 
 class ClusterError(RuntimeError):

@@ -12,6 +12,12 @@ from ..judging.oracles import ORACLES
 from ..sources import generate
 
 
+#: where a campaign keeps its findings when no ``--corpus`` is given: a directory of its own in the
+#: working directory, so that a campaign started in a repository never writes into a findings
+#: corpus that repository commits (fmin's own ``corpus/findings``, a project's known bugs)
+DEFAULT_CORPUS = "fmin-findings"
+
+
 @dataclass
 class CampaignOptions:
     """What is a campaign's own; where and how its programs run is ``ctx`` (its ``seed`` is the
@@ -21,7 +27,7 @@ class CampaignOptions:
     max_examples: int | None = None
     seed: int = 0
     shard: tuple[int, int] = (0, 1)
-    corpus: str = "corpus/findings"
+    corpus: str = DEFAULT_CORPUS
     junit: str | None = None
     summary: str | None = None
     frontend: str | None = None
@@ -34,6 +40,7 @@ class CampaignOptions:
     resume: bool | None = None    # None: no progress record; True: record it and skip what it says was
     #                               judged; False: record it, starting over (``store.progress``)
     feedback: bool = False        # --feedback: seeded programs with new decisions join a queue (``seedqueue``)
+    feedback_from: str | None = None   # --feedback-from: the corpus whose learned state it starts from (None: corpus)
     #: the GPU's compute capability (None: unknown or no GPU): seeds whose nvFuser test needs a
     #: newer one are set aside (``seeded.load``)
     capability: tuple[int, int] | None = None

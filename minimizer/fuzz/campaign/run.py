@@ -28,6 +28,7 @@ from ...progress import ProgressLine
 from ..buglist import page as buglist
 from ..sources import generate, seeded, seedqueue
 from ..judging.today import rekey_minimized
+from ..store import learned
 from ..store.progress import Progress
 from ..store.store import Store
 from ..store.record import Bucket, Reduction, StandaloneRun
@@ -96,6 +97,7 @@ class Interrupted(KeyboardInterrupt):
 
 def _finish(run: "_Campaign", opt: CampaignOptions) -> None:
     run.s.seconds = time.monotonic() - run.t_created
+    run.save_learned()
     write_reports(run.s, opt)
     buglist.write(opt.corpus)
 
@@ -120,8 +122,25 @@ class _Campaign:
         self.submitted = 0
         self.new_keys: list[tuple[str, dict]] = []
         self.queue = seedqueue.Queue() if opt.feedback and opt.seeds else None
+        if self.queue is not None:
+            self.resume_learned()
         self.window: deque = deque()   # the programs in flight (``generate_and_judge``)
         self.chunks_taken = 0          # chunk markers taken: the position of the chunk being taken
+
+    def resume_learned(self) -> None:
+        """A feedback campaign starts where the earlier ones on its corpus (or ``feedback_from``)
+        stopped: their decisions are not new to it, their queue entries are its first."""
+        state = learned.load(self.opt.feedback_from or self.opt.corpus)
+        self.s.decisions.known = frozenset(state["features"])
+        self.s.carried = self.queue.carry(state["queue"])
+
+    def save_learned(self) -> None:
+        """What this feedback campaign learned, added to its corpus's state (``store.learned``)."""
+        if self.queue is None:
+            return
+        d = self.s.decisions
+        learned.add(self.opt.corpus, {"features": dict(d.features), "signatures": dict(d.signatures),
+                                      "queue": [x.state() for x in self.queue.entries if not x.carried]})
 
     def close(self) -> None:
         if self.progress:

@@ -60,6 +60,7 @@ class Summary:
     decisions: feedback.Coverage = field(default_factory=feedback.Coverage)   # decision features covered
     queue: list = field(default_factory=list)               # --feedback: the queue's entries (``Entry.to_json``)
     derived: int = 0                                        # --feedback: programs derived from queue entries
+    carried: int = 0                                        # --feedback: queue entries earlier campaigns learned
 
     @property
     def per_second(self) -> float:
@@ -88,8 +89,9 @@ class Summary:
                 "startup_seconds": round(self.startup_seconds, 1),
                 "phases": self.phases.to_json(),
                 "decision_coverage": self.decisions.to_json(),
-                **({"feedback": {"queue": self.queue, "derived_programs": self.derived}} if self.queue or self.derived
-                   else {}),
+                **({"feedback": {"queue": self.queue, "derived_programs": self.derived, "carried": self.carried,
+                                 "known_features": len(self.decisions.known)}}
+                   if self.queue or self.derived or self.carried else {}),
                 **({"resumed_skipped": self.resumed} if self.resumed else {}),
                 **({"interrupted": True} if self.interrupted else {}),
                 **({"ran_on": self.ran_on} if self.ran_on else {}),
@@ -121,8 +123,10 @@ def summary_lines(s: Summary) -> list[str]:
     if s.ran_on:
         rows.insert(1, ("ran on", s.ran_on))
     rows += seeded.summary_rows(s.seeds, s.seed_seconds, s.large_seeds)
-    if s.queue or s.derived:
-        rows.append(("feedback queue", f"{len(s.queue)} entries; {s.derived} programs derived from them"))
+    if s.queue or s.derived or s.carried:
+        rows.append(("feedback queue", f"{len(s.queue)} entries; {s.derived} programs derived from them"
+                     + (f"; {s.carried} entries and {len(s.decisions.known)} decision features carried from earlier "
+                        "campaigns" if s.carried or s.decisions.known else "")))
     filed = buglist.standalone_tally([n.bucket for n in s.new])
     if filed:
         rows.append(("new buckets run standalone", filed))

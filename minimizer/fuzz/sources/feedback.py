@@ -19,13 +19,17 @@ class Coverage:
     features: Counter = field(default_factory=Counter)      # feature -> programs that showed it
     signatures: Counter = field(default_factory=Counter)    # decision signature -> programs
     programs: int = 0                                       # programs that reported decisions
+    #: features earlier campaigns on the corpus showed (``store.learned``): not new to this one,
+    #: though its own counts above start from zero
+    known: frozenset = frozenset()
 
     def add(self, decisions) -> set[str]:
-        """One judged program's decision features; returns those no earlier program showed."""
+        """One judged program's decision features; returns those no earlier program showed (of
+        this campaign, or of the earlier ones it was started from)."""
         if decisions is None:
             return set()
         feats = set(decisions)
-        new = {f for f in feats if f not in self.features}
+        new = {f for f in feats if f not in self.features and f not in self.known}
         self.features.update(feats)
         self.signatures[signature(feats)] += 1
         self.programs += 1

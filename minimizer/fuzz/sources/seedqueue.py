@@ -23,6 +23,10 @@ The rules, each chosen so that a program still replays from its id alone:
   results of those chunks before generating it (``campaign._Campaign.settle``). Results are
   taken in example order, so the queue, and every program, depends on ``--seed`` and ``--jobs``
   (the window), not on timing.
+* **Across nights.** The entries a campaign admitted are kept in its corpus (``store.learned``,
+  each with its program's text) and the next campaign started from that corpus starts with them,
+  ready for its first chunk (``Queue.carry``); a program derived from one keeps the chain of ids,
+  so it replays from ``--seeds`` as any other.
 """
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
 
 from ...model import Program
-from ...program import validity
+from ...program import parse, to_source, validity
 from . import seeded
 from .generate import CHUNK, example_seed, fixed_constants
 from .mutate import mutated
@@ -122,10 +126,31 @@ class Entry:
     new: int            # decision features it was the first to show
     position: int       # the chunk position it was judged in
     weight: int
+    carried: bool = False   # learned by an earlier campaign (``Queue.carry``), not this one
 
     def to_json(self) -> dict:
         return {"id": self.example.id, "seed_file": self.example.seed_file, "new_features": self.new,
                 "weight": self.weight, "depth": len(chain_of(self.example))}
+
+    def state(self) -> dict:
+        """What the next campaign needs to start with this entry (``store.learned``)."""
+        e = self.example
+        return {**self.to_json(), "program": to_source(e.program), "mutations": list(e.mutations),
+                "large": e.large, "chain": [[i, list(m)] for i, m in chain_of(e)]}
+
+
+def carried_entry(state: dict) -> Entry | None:
+    """An ``Entry.state`` read back, ready for any chunk; None where its program no longer reads or
+    checks (written by another fmin, say)."""
+    try:
+        program = parse(state["program"])
+        chain = tuple((i, tuple(m)) for i, m in state["chain"])
+        e = DerivedExample(state["id"], program, state["seed_file"], tuple(state["mutations"]), bool(state["large"]),
+                           chain)
+        return Entry(e, static_info(program), int(state["new_features"]), -(10 ** 9), int(state["weight"]),
+                     carried=True)
+    except Exception:
+        return None
 
 
 def lag_for(window: int) -> int:
@@ -152,6 +177,13 @@ class Queue:
         self.entries.append(ent)
         return ent
 
+    def carry(self, states: list[dict]) -> int:
+        """The entries an earlier campaign learned (``Entry.state``), ready from the first chunk;
+        returns how many could be read back."""
+        got = [x for x in map(carried_entry, states) if x is not None]
+        self.entries[:0] = got
+        return len(got)
+
     def ready(self, position: int) -> list[Entry]:
         return [x for x in self.entries if x.position <= position - self.lag]
 
@@ -177,4 +209,4 @@ class Queue:
 
 
 __all__ = ["LINK", "MAX_DEPTH", "FROM_QUEUE", "NOVELTY_CAP", "DerivedExample", "Entry", "Queue", "derive",
-           "derived", "program_for", "weight", "lag_for", "chain_of", "static_info"]
+           "derived", "program_for", "weight", "lag_for", "chain_of", "static_info", "carried_entry"]

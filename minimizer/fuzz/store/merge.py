@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from . import examples, record
+from . import examples, learned, record
 from .store import REDUCTION_FILES, better, joined
 
 
@@ -17,7 +17,9 @@ def union(sources: list[str], into: str) -> dict:
     """Every bucket of ``sources`` into ``into``: new buckets are copied, known ones (the same
     directory) get their counts added and example ids joined, and the better reduction's files
     (``store.better``: minimized, shown standalone) kept; the other copy's attachment, where its
-    op path differs, is kept under ``examples/<n>/`` (``examples``). Returns {"new": n, "merged": n}."""
+    op path differs, is kept under ``examples/<n>/`` (``examples``); what feedback campaigns
+    learned (``learned``) is added up as well. Returns {"new": n, "merged": n, "learned": sources
+    with a feedback state}."""
     os.makedirs(into, exist_ok=True)
     new = merged = 0
     for src in sources:
@@ -47,7 +49,7 @@ def union(sources: list[str], into: str) -> dict:
                 examples.keep(os.path.join(src, name), os.path.join(into, name))
             record.save_dir(os.path.join(into, name), joined(dm, sm))
             merged += 1
-    return {"new": new, "merged": merged}
+    return {"new": new, "merged": merged, "learned": learned.union(sources, into)}
 
 
 __all__ = ["union"]

@@ -1,6 +1,5 @@
-"""The CI gate of a nightly fuzz campaign: which rows of the bug list's *Bugs* section are new.
-
-    python3 scripts/ci_new_bugs.py KNOWN AFTER [--junit FILE]
+"""The gate of a nightly CI campaign (``fmin new-bugs KNOWN AFTER``): which rows of the bug list's
+*Bugs* section are new since the last night.
 
 KNOWN is the findings corpus before the night (a copy), AFTER the same corpus once the shards are
 merged into it (``fmin merge-findings``) and minimized. A Bugs row of AFTER is new when no Bugs row
@@ -8,18 +7,15 @@ of KNOWN answers to its root cause: neither its key nor a key it absorbed (a buc
 newer fmin keeps its old keys) is among theirs. fmin's own findings (the generator or the reference
 was wrong), stale buckets and the bug list's other classes (missing checks, segmentation, by design,
 debug-dump failures) are not Bugs rows, so they never fail the run; a stale bug that shows
-again is a new row (a regression). Prints the new rows as a Markdown table, writes a JUnit file
-with one test per Bugs row of AFTER (a new one fails), and exits 1 when there is a new row.
+again is a new row (a regression). Part of the package, not a script of fmin's repository, so that
+a project's workflow runs it from the fmin it installed (docs/ci.md).
 """
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 from xml.etree import ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from minimizer.fuzz.buglist import page as buglist   # noqa: E402
+from . import page as buglist
 
 
 def bug_rows(root: str) -> list[dict]:
@@ -40,6 +36,7 @@ def new_bug_rows(known: str, after: str) -> list[dict]:
 
 
 def write_junit(path: str, rows: list[dict], new: list[dict]) -> None:
+    """JUnit XML with one test per Bugs row of ``rows``; those of ``new`` fail."""
     new_ids = {r["bucket"] for r in new}
     suite = ET.Element("testsuite", name="fmin new bugs", tests=str(len(rows)), failures=str(len(new_ids)))
     for r in rows:
@@ -51,24 +48,16 @@ def write_junit(path: str, rows: list[dict], new: list[dict]) -> None:
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="list the bug list's new Bugs rows; exit 1 when there is one")
-    ap.add_argument("known", metavar="KNOWN", help="the findings corpus before the campaign")
-    ap.add_argument("after", metavar="AFTER", help="the same corpus after the shards were merged into it")
-    ap.add_argument("--junit", metavar="FILE", help="JUnit XML: one test per Bugs row of AFTER, a new one fails")
-    args = ap.parse_args(argv)
-    for d in (args.known, args.after):
-        if not os.path.isdir(d):
-            print(f"ci_new_bugs: {d}: no such directory", file=sys.stderr)
-            return 2
-    new = new_bug_rows(args.known, args.after)
-    if args.junit:
-        write_junit(args.junit, bug_rows(args.after), new)
-    print(f"{len(new)} new bug(s) in {args.after} since {args.known}")
+def report(known: str, after: str, junit: str | None = None) -> tuple[list[dict], list[str]]:
+    """The new Bugs rows of ``after`` since ``known`` and the lines that say so (a count, then the
+    rows as the bug list's table); with ``junit``, that file written too."""
+    new = new_bug_rows(known, after)
+    if junit:
+        write_junit(junit, bug_rows(after), new)
+    lines = [f"{len(new)} new bug(s) in {after} since {known}"]
     if new:
-        print("", *buglist.table(new), sep="\n")
-    return 1 if new else 0
+        lines += ["", *buglist.table(new)]
+    return new, lines
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = ["bug_rows", "new_bug_rows", "write_junit", "report"]
