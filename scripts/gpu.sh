@@ -15,6 +15,7 @@
 #   bash scripts/gpu.sh ray                      a --jobs 4 campaign and a --ray one of 4 actors (.raydev carried)
 #   bash scripts/gpu.sh acceptance a|b           the acceptance measurements (corpus check, reductions, --mismatch)
 #   bash scripts/gpu.sh session a|b|c|d|e|f|g|h  the campaign sessions' phases (docs/benchmarks.md)
+#   bash scripts/gpu.sh mix                      the workflow's mix vs generative vs seeded, equal time (scripts/bench_mix.py)
 #   bash scripts/gpu.sh trim-check               the large seeds as written and trimmed: does trimming keep the segmentation?
 #   bash scripts/gpu.sh triage                   the corpus refiled, a generative+seeded pair and the CI steps, side by side
 #   bash scripts/gpu.sh pair                     the corpus refiled (REFILE=stale: its stale nvFuser buckets rechecked), an
@@ -736,12 +737,30 @@ cmd_pair() {
   cat "$OUT/versions.txt" "$OUT/compare.txt"; tail -3 "$OUT/refile/log.txt"
 }
 
+# ---------------------------------------------------------------- mix
+# The workflow's mix against plain generative and plain seeded campaigns, equal time, side by side on
+# one GPU (scripts/bench_mix.py): new Bugs rows and root causes against the committed corpus.
+# FMIN_T seconds each (240), JOBS per mix (4), MB minimize budget (150); TESTS: nvFuser's checkout.
+cmd_mix() {
+  activate "$OUT/versions.txt"
+  set -u
+  local t=${FMIN_T:-240}
+  timeout $((t + ${MB:-150} + 150)) python3 scripts/bench_mix.py --time "$t" --grace $((${MB:-150} + 120)) \
+      --known corpus/findings --out /tmp/fmin-mix --seed "${SEED:-1}" \
+      --mix 'generative=' --mix 'seeded=--seeds corpus/*.py corpus/seeds' \
+      --mix "workflow=--seeds ${TESTS:-.fuser-head} corpus/*.py corpus/seeds --feedback" \
+      -- --backend nvfuser --device cuda --jobs "${JOBS:-4}" --timeout 120 --minimize-time 30 \
+      --minimize-budget "${MB:-150}" > "$OUT/mix.txt" 2>&1
+  tar czf "$OUT/mix.tgz" -C /tmp fmin-mix
+  cat "$OUT/mix.txt"
+}
+
 # ---------------------------------------------------------------- dispatch
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 sub=${1:-}
 [ $# -gt 0 ] && shift
 case "$sub" in
-  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage|pair) "cmd_$sub" "$@" ;;
+  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage|pair|mix) "cmd_$sub" "$@" ;;
   trim-check) cmd_trim_check "$@" ;;
   *) usage ;;
 esac

@@ -299,3 +299,26 @@ def test_an_fp4_value_made_an_input_is_written_packed():
     assert arg.shape == (1, 4) and stmt.arg("stride_order") == (0, 1)
     made = made_inputs([s for s in program.stmts if s.call == "define_tensor"])
     assert [(a.dtype, a.shape) for a in made] == [("Float4_e2m1fn", (8, 4)), ("Float", (8,))]
+
+
+def test_a_finding_seeded_only_from_tests_that_skip_this_gpu_is_by_design(tmp_path):
+    """The GPU pair of 2026-12-07 filed four ``nv_block_quantize`` failures on an H100 (103c452b2cb4,
+    7708840280f3, f085e6220669, cdf079dd8011), every seed of them from a test that skips GPUs
+    before Blackwell: nvFuser's contract there is that it does not run. One seed that runs
+    anywhere, or a Blackwell that ran it, and it is judged as any finding."""
+    from minimizer.fuzz.buglist.classes import newer_gpu
+    from minimizer.fuzz.store.key import BucketKey
+    from minimizer.fuzz.store.record import Bucket
+    path = tmp_path / "test_fp4_ops.py"
+    path.write_text(FP4_TESTS)
+    quantize, anywhere = f"{path}::test_quantize::fusion_func", f"{path}::test_fp4_round_trip::fusion_func"
+    m = Bucket(kind="failure", owner="nvfuser", backend="nvfuser", environment={"capability": "9.0"},
+               key=BucketKey("failure", "nvfuser", "error", "nvfuser internal-assert: a.cpp:f: RuntimeError: x"))
+    m.extra["seeds"] = {quantize: 2}
+    got = newer_gpu(m, {"status": "error"})
+    assert got is not None and got.cls == "by-design" and "10.0" in got.reason
+    m.extra["seeds"] = {quantize: 2, anywhere: 1}
+    assert newer_gpu(m, {"status": "error"}) is None
+    m.extra["seeds"] = {quantize: 2}
+    m.environment["capability"] = "10.0"
+    assert newer_gpu(m, {"status": "error"}) is None

@@ -150,6 +150,7 @@ class NvFuserRunner(Runner):
                 "options": {k: v for k, v in os.environ.items() if k.startswith("NVFUSER_")}}
         if torch.cuda.is_available():
             info["gpu"] = torch.cuda.get_device_name(0)
+            info["capability"] = "%d.%d" % torch.cuda.get_device_capability(0)   # what the seeds' guards ask
         classes, absent = [], []
         for name in ("nvfuser_direct", "nvfuser"):
             try:

@@ -147,12 +147,39 @@ _NEEDS_NEWER_GPU = re.compile(r"compute capability is \w+ but this fusion requir
 
 def newer_gpu(meta: Bucket, outcome: dict | None) -> Decision | None:
     """A failure that says the GPU is too old for what the fusion uses: the compiler refusing,
-    with the reason, a program this GPU cannot run — by design, whichever seed or mutation made it."""
+    with the reason, a program this GPU cannot run — by design, whichever seed or mutation made it.
+    Likewise any finding whose every seed is a fusion of an nvFuser test that skips itself on a GPU
+    as old as the one it ran on (``harvest.guards``: ``nv_block_quantize`` before Blackwell): outside
+    nvFuser's contract there, whatever it did (a campaign now sets such seeds aside)."""
     sig = str((outcome or {}).get("signature") or meta.key.cause or "")
     if meta.kind == "failure" and _NEEDS_NEWER_GPU.search(sig):
         return Decision("by-design", "the GPU it ran on is older than what the fusion uses (nvFuser's check of the "
                                      "compute capability says so before compiling)")
+    need, have = seeds_need(meta), _capability((meta.environment or {}).get("capability"))
+    if need is not None and have is not None and need > have:
+        return Decision("by-design", f"seeded from nvFuser tests that skip GPUs below compute capability "
+                                     f"{need[0]}.{need[1]}; it ran on a {have[0]}.{have[1]}")
     return None
+
+
+def seeds_need(meta: Bucket) -> tuple[int, int] | None:
+    """The lowest compute capability that every seed of the bucket's programs asks for (its nvFuser
+    test's skip guards, read where the test file is at hand), or None: a seed without a guard, one
+    that cannot be read, or no seeds."""
+    from ...harvest import guards
+    needs = []
+    for name in (meta.extra.get("seeds") or getattr(meta, "seeds", None) or {}):
+        path, _, rest = str(name).partition("::")
+        need = guards.required(path, rest.split("::")[0]) if rest else None
+        if need is None:
+            return None
+        needs.append(need)
+    return min(needs) if needs else None
+
+
+def _capability(text) -> tuple[int, int] | None:
+    major, dot, minor = str(text or "").partition(".")
+    return (int(major), int(minor)) if dot and major.isdigit() and minor.isdigit() else None
 
 
 def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations
