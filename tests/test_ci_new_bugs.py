@@ -96,3 +96,20 @@ def test_a_night_without_new_bugs_passes(tmp_path):
 def test_a_missing_corpus_is_a_usage_error(tmp_path):
     r = _gate(tmp_path / "nope", CORPUS, tmp_path / "j.xml")
     assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_mechanism_rows_old_op_keys_do_not_hide_another_cause_of_those_ops():
+    """ab5d1cf2399d (``var`` of a reduction output) was keyed ``values: var`` before its mechanism
+    was known; the GPU pair of 2026-12-07 found a756fca71344, a ``var`` over an expanded dim, under
+    that op key. The known row answers to its mechanism only, so the new one is new."""
+    from minimizer.fuzz.buglist.gate import _answers_to, _keys
+    from minimizer.fuzz.store.key import BucketKey
+    from minimizer.fuzz.store.record import Bucket
+    by_ops = BucketKey("mismatch", "nvfuser", difference="values", ops=("var",))
+    family = BucketKey("mismatch", "nvfuser", difference="values", mechanism="var of a reduction output divides by the reduced extent")
+    known = {"_m": Bucket(kind="mismatch", key=family, old_keys=[str(by_ops)])}
+    after = {"_m": Bucket(kind="mismatch", key=by_ops)}
+    assert not _keys(after) & _answers_to(known)
+    renamed = {"_m": Bucket(kind="mismatch", key=BucketKey("mismatch", "nvfuser", difference="values", ops=("max", "var")),
+                            old_keys=[str(by_ops)])}   # a row re-keyed by a newer fmin still answers to its old key
+    assert _keys(after) & _answers_to(renamed)

@@ -30,8 +30,17 @@ def _keys(row: dict) -> set[str]:
     return {k for k in [str(m.key), *(m.old_keys or [])] if k}
 
 
+def _answers_to(row: dict) -> set[str]:
+    """The keys a known row answers to: its own and those it absorbed — but for a row keyed by a
+    known mechanism (``BucketKey.mechanism``), its own only: the op lists it was keyed by before
+    say nothing of its cause, and another repro of those ops (``var`` over an expanded dim, beside
+    the row of ``var`` over a reduction's output) may well be another bug."""
+    m = row["_m"]
+    return {str(m.key)} if m.key.mechanism else _keys(row)
+
+
 def new_bug_rows(known: str, after: str) -> list[dict]:
-    seen = set().union(*(_keys(r) for r in bug_rows(known)))
+    seen = set().union(*(_answers_to(r) for r in bug_rows(known)))
     return [r for r in bug_rows(after) if not _keys(r) & seen]
 
 
