@@ -69,15 +69,16 @@ _LOAD_LOCK = threading.RLock()   # threads may ask at once: none may see a half-
 
 def _problems(cls: type[BugClass]) -> list[str]:
     """Why the class cannot be registered ([] when it can)."""
+    pairs = all(isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], int) and callable(c[1])
+                for c in cls.claims)
     taken = {p: c.name for c in _REGISTRY.values() if c.name != cls.name for p, _ in c.claims}
+    clashes = sorted({taken[c[0]] for c in cls.claims if pairs and c[0] in taken})
     return [why for bad, why in (
         (not cls.name, "has no name"),
         (not cls.title, "has no title (its section could not be shown)"),
         (not cls.claims, "claims no bucket (it would never be decided)"),
-        (any(not isinstance(p, int) or not callable(h) for p, h in cls.claims),
-         "has a claim that is not a (precedence, hook) pair"),
-        (any(p in taken for p, _ in cls.claims),
-         f"claims at a precedence another class claims at: {sorted({taken[p] for p, _ in cls.claims if p in taken})}"),
+        (not pairs, "has a claim that is not a (precedence, hook) pair"),
+        (clashes, f"claims at a precedence another class claims at: {clashes}"),
     ) if bad]
 
 
