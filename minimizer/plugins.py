@@ -1,10 +1,11 @@
-"""Backends, checks and validity rules from outside the package: ``FMIN_PLUGINS=module[,module...]``.
+"""Backends, checks, validity rules and bug-list classes from outside the package:
+``FMIN_PLUGINS=module[,module...]``.
 
 Each entry is a module name importable from ``sys.path`` (``PYTHONPATH``), or the path of a
-``.py`` file. The registries (``backends.base``, ``oracle.checks.base`` and
-``program.validity.base``) import them after their own package's modules, so a plugin's
-``@register`` classes are known wherever a registry is asked: in the fmin process
-(``--backend``, the property flags, ``--help``) and in every worker process, which inherits
+``.py`` file. The registries (``backends.base``, ``oracle.checks.base``,
+``program.validity.base`` and ``fuzz.buglist.classes.base``) import them after their own
+package's modules, so a plugin's ``@register`` classes are known wherever a registry is asked:
+in the fmin process (``--backend``, the property flags, ``--help``) and in every worker process, which inherits
 fmin's environment (a worker finds its backend by name in the same registry, the reference's
 ``ValueWatch`` a plugin's value rule). One variable rather than Python entry points: a plugin is
 then one file, with nothing to install, and a test or a CI job sets it for one command.

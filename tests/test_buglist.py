@@ -13,6 +13,7 @@ import sys
 
 from conftest import ROOT
 from minimizer.fuzz.buglist import page as buglist
+from minimizer.fuzz.buglist.classes.stale import stale_words
 from minimizer.fuzz.store import record
 from minimizer.fuzz.store.key import MISMATCH, BucketKey
 from minimizer.fuzz.store.record import Bucket
@@ -155,9 +156,9 @@ def test_a_stale_reason_of_an_older_fmin_reads_as_what_it_means():
     olds = _records(lambda m: "not in values" in str((m.get("stale") or {}).get("reason", "")))
     assert olds, "the corpus no longer has such a record: the test needs another"
     for m in olds:
-        said = buglist.stale_words(m["stale"]["reason"])
+        said = stale_words(m["stale"]["reason"])
         assert "not in values" not in said and "no mismatch in values, rounding only" in said, said
-    assert buglist.stale_words("outputs differ in shape, not in values") == "outputs differ in shape, not in values"
+    assert stale_words("outputs differ in shape, not in values") == "outputs differ in shape, not in values"
 
 
 def test_a_dtype_key_of_one_class_names_the_dtypes(tmp_path):

@@ -1,4 +1,4 @@
-"""The bug list's classes (``fuzz/classes.py``), one test per class from real finding records of
+"""The bug list's classes (``fuzz/buglist/classes/``), one test per class from real finding records of
 ``corpus/findings`` (copied into ``tests/data/classes``: GPU campaigns on the H100/H200), and
 the bug list's sections built from them."""
 import dataclasses

@@ -8,12 +8,14 @@ bucket records where its error was raised) and the bucket's scripts, and derives
 cannot see there: "where raised" and "message" from the key's record (a failure's site and
 message template), the dtypes and ops from the filed script's text.
 
-Sections, one per class (``classes.decide``, from what each bucket stores): the backends' bugs
-(internal asserts, crashes, wrong results of valid programs), missing checks (one row per
-validity rule an accepted program breaks), segmentation differences, what is by design, failures
-of the debug dumps, fmin's own findings (the generator or the reference was wrong: not for a
-compiler's maintainers) and the stale buckets (no longer shown: fixed since, or explained by a
-rule fmin has learnt), with their reasons. The header's count is the bugs'.
+Sections, one per registered class (``classes``: each bucket's by ``classes.decide``, from what
+it stores; each section laid out by its class): the backends' bugs (internal asserts, crashes,
+wrong results of valid programs), missing checks (one row per validity rule an accepted program
+breaks), segmentation differences, what is by design, failures of the debug dumps, fmin's own
+findings (the generator or the reference was wrong: not for a compiler's maintainers) and the
+stale buckets (no longer shown: fixed since, or explained by a rule fmin has learnt), with their
+reasons. The header's count is the bugs'; a class added to the registry gets its section here
+with no edit of this module.
 """
 from __future__ import annotations
 
@@ -22,16 +24,18 @@ import os
 import re
 
 from ..store import examples, record
-from .classes import CLASSES, decide, default_violations
+from . import classes
+from .classes import decide, default_violations
 from ..judging.keys import minimal_words
 from ..judging.property import differs
 from ..store.key import OUTCOME_CHANGE, BucketKey
 from ..store.record import Bucket
 from ..store.store import reduced_script
+from .table import COLUMNS, cell, plural, table   # noqa: F401  (COLUMNS, table: the rows a campaign prints)
 
 NAME = "report.md"
-COLUMNS = ("bucket", "backend", "kind", "where raised", "message", "seen", "dtypes", "minimized ops",
-           "reproduces standalone", "first seen", "attachment")
+#: the class whose rows the page's header counts: the bugs of the compilers under test
+BUGS = "bug"
 
 
 def _script(d: str) -> tuple[str | None, str]:
@@ -55,11 +59,6 @@ def _ops_text(d: str) -> str:
 
 def _unique(items) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def _cell(text, n: int = 110) -> str:
-    t = " ".join(str(text).split()).replace("|", "\\|")
-    return t if len(t) <= n else t[: n - 1] + "…"
 
 
 def kind_of(m: Bucket) -> str:
@@ -121,15 +120,6 @@ _NOT_OPS = {"input": "a fusion input returned as an output", "aliased input": "a
 
 def _output_of(op: str) -> str:
     return _NOT_OPS.get(op) or f"output of `{op}`"
-
-
-def stale_words(reason: str) -> str:
-    """A stale bucket's reason as a reader wants it. Older fmins wrote a difference from eager
-    that the exact (fp64) reference showed to be rounding as "outputs differ in values, not in
-    values"; what that means is said instead (the judgement now says so itself)."""
-    return re.sub(r"outputs differ in (\w+), not in \1\b",
-                  r"no mismatch in \1, rounding only (the \1 that differ from eager are as close to the exact "
-                  r"result as eager's own rounding)", reason)
 
 
 def standalone_words(m: Bucket) -> str:
@@ -201,21 +191,11 @@ def row(m: Bucket, d: str, root: str) -> dict:
     if others:   # the attachments of the other op paths the row absorbed
         link += " + " + ", ".join(f"[{examples.EXAMPLES}/{k}]({o})" for k, o in others)
     return {"bucket": m.id or os.path.basename(d), "backend": m.backend or "?", "kind": kind_of(m),
-            "where raised": where, "message": _cell(msg, 160 - len(_listed(m))) + _listed(m),
+            "where raised": where, "message": cell(msg, 160 - len(_listed(m))) + _listed(m),
             "seen": f"{m.count}" + (f" ({ex[0]}{', …' if len(ex) > 1 else ''})" if ex else "") + _seed(m),
             "dtypes": ", ".join(dts) or "–", "minimized ops": (", ".join(ops) or "–") + f" ({size})",
             "reproduces standalone": standalone_words(m), "first seen": str(m.first_seen)[:16],
             "attachment": link, "_m": m}
-
-
-def table(rows: list[dict]) -> list[str]:
-    """Markdown lines of the bug list's table."""
-    out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    for r in rows:
-        cells = [_cell(r[c], 160 if c in ("message", "reproduces standalone") else 80) for c in COLUMNS]
-        cells[-1] = r["attachment"]   # a link, kept whole
-        out.append("| " + " | ".join(cells) + " |")
-    return out
 
 
 def order(rows: list[dict]) -> list[dict]:
@@ -233,9 +213,9 @@ def rows_of(root: str, metas: list[Bucket] | None = None, links_from: str | None
 
 
 def classified(root: str, rows: list[dict], violations=default_violations) -> dict[str, list[dict]]:
-    """The rows by class (``classes.decide``, from what each bucket stores), each row's decision
-    under ``"_class"``."""
-    out: dict[str, list[dict]] = {c: [] for c in CLASSES}
+    """The rows by class (``classes.decide``, from what each bucket stores), every registered class
+    a key in order, each row's decision under ``"_class"``."""
+    out: dict[str, list[dict]] = {c: [] for c in classes.names()}
     for r in rows:
         d = os.path.join(root, r["bucket"])
         r["_class"] = decide(r["_m"], _ops_text(d), _outcome(d), violations=violations)
@@ -252,95 +232,31 @@ def _outcome(d: str) -> dict | None:
 
 
 def render(root: str, violations=default_violations) -> str:
+    """The page of the corpus ``root``: its header, then a section per registered class."""
     rows = rows_of(root)
     by = classified(root, rows, violations)
-    bugs = by["bug"]
+    return "\n".join(header(root, rows, by) + sections(by)) + "\n"
+
+
+def header(root: str, rows: list[dict], by: dict[str, list[dict]]) -> list[str]:
+    """The page's title and what it holds: the bugs' count, then each other class's."""
+    bugs = by[BUGS]
     shown = [r for r in bugs if r["_m"].reproduced_standalone]
-    rules = len({r["_class"].rule for r in by["missing-check"]})
-    others = ", ".join((f"{_n(len(by[c]), 'bucket')} of {_n(rules, 'missing check')}" if c == "missing-check" else
-                        f"{len(by[c])} {TITLES[c][0].lower()}") for c in CLASSES[1:] if by[c])
-    lines = [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
-             f"{_n(len(bugs), 'bug')} of the compilers under test ({len(shown)} of them shown by their attachment "
-             f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
-             f"({_n(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
-             f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
-             f"it as the `run it:` part of its header says (it sets the backend options it needs itself).", "",
-             "*seen*: how many generated programs hit the bucket, then the first one's example id "
-             "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
-             "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too).", "",
-             f"## Bugs ({len(bugs)})", "", *table(bugs)]
-    lines += _missing_checks(by["missing-check"])
-    for c in ("segmentation", "debug-dump", "fmin"):
-        if by[c]:
-            lines += ["", f"## {TITLES[c][0]} ({len(by[c])}): {TITLES[c][1]}", "", *table(by[c])]
-    lines += _reasoned(by["by-design"], "by-design", "why")
-    lines += _stale(by["stale"])
-    return "\n".join(lines) + "\n"
+    others = ", ".join(c.tally(by[c.name]) for c in classes.registered() if c.name != BUGS and by[c.name])
+    return [f"# Bug list: {os.path.basename(os.path.abspath(root))}", "",
+            f"{plural(len(bugs), 'bug')} of the compilers under test ({len(shown)} of them shown by their attachment "
+            f"run standalone), one row per root cause as fmin can tell; besides them {others or 'nothing'} "
+            f"({plural(len(rows), 'bucket')}). Newest first. Made by `fmin fuzz` (docs/fuzz.md), rewritten after every "
+            f"campaign, `--recheck` and `fmin merge-findings`. Each attachment is the bucket's `repro.min.py`: run "
+            f"it as the `run it:` part of its header says (it sets the backend options it needs itself).", "",
+            "*seen*: how many generated programs hit the bucket, then the first one's example id "
+            "(SEED.CHUNK.INDEX; `fmin fuzz --replay ID` regenerates it; `…`: more followed) and, for a program "
+            "mutated from a real fusion (`--seeds`), that seed file (+N: other seeds hit it too)."]
 
 
-#: each section's title and what it holds
-TITLES = {
-    "bug": ("Bugs", ""),
-    "missing-check": ("Missing checks", "the compiler accepts a program that breaks a rule of a well-defined "
-                      "fusion (one row per rule; its buckets are not bugs)"),
-    "segmentation": ("Segmentation differences", "the kernel split depends on the inputs' layout or order"),
-    "by-design": ("By design", "documented semantic differences and expected segmentations"),
-    "debug-dump": ("Failures of the debug dumps", "shown only with the backend's debug output on (NVFUSER_DUMP), "
-                   "which users do not run with"),
-    "fmin": ("fmin's own", "the generator or the reference was wrong"),
-    "stale": ("Stale", "no longer shown when replayed"),
-}
-
-
-def _missing_checks(rows: list[dict]) -> list[str]:
-    """One row per rule: the rule, how many buckets break it and how the compiler answered."""
-    if not rows:
-        return []
-    rules: dict[str, list[dict]] = {}
-    for r in rows:
-        rules.setdefault(r["_class"].rule or "?", []).append(r)
-    out = ["", f"## {TITLES['missing-check'][0]} ({len(rules)}): {TITLES['missing-check'][1]}", "",
-           "| rule | what breaks it (first bucket) | buckets | the compiler's answer |", "|---|---|---|---|"]
-    for rule, rs in sorted(rules.items(), key=lambda kv: -len(kv[1])):
-        answers = ", ".join(f"{k} ×{n}" if n > 1 else k for k, n in _counts(r["kind"] for r in rs))
-        links = ", ".join(f"[{r['bucket']}]({r['bucket']}/)" for r in rs)
-        out.append(f"| {rule} | {_cell(rs[0]['_class'].reason, 160)} | {links} | {_cell(answers, 80)} |")
-    return out
-
-
-def _counts(items) -> list[tuple[str, int]]:
-    seen: dict[str, int] = {}
-    for x in items:
-        seen[x] = seen.get(x, 0) + 1
-    return sorted(seen.items(), key=lambda kv: -kv[1])
-
-
-def _reasoned(rows: list[dict], cls: str, head: str) -> list[str]:
-    if not rows:
-        return []
-    out = ["", f"## {TITLES[cls][0]} ({len(rows)}): {TITLES[cls][1]}", "",
-           f"| bucket | backend | kind | {head} | message | attachment |", "|---|---|---|---|---|---|"]
-    for r in rows:
-        out.append(f"| {r['bucket']} | {r['backend']} | {_cell(r['kind'], 40)} | {_cell(r['_class'].reason, 140)} | "
-                   f"{_cell(r['message'], 120)} | {r['attachment']} |")
-    return out
-
-
-def _stale(rows: list[dict]) -> list[str]:
-    if not rows:
-        return []
-    out = ["", f"## Stale ({len(rows)}): no longer shown when replayed", "",
-           "| bucket | backend | kind | key | why stale | since |", "|---|---|---|---|---|---|"]
-    for r in rows:
-        s = r["_m"].stale
-        out.append(f"| [{r['bucket']}]({r['bucket']}/) | {r['backend']} | {_cell(r['kind'], 40)} | "
-                   f"{_cell(r['_m'].key, 100)} | {_cell(stale_words(s.reason), 140)} | "
-                   f"{str(s.at)[:10]} |")
-    return out
-
-
-def _n(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def sections(by: dict[str, list[dict]]) -> list[str]:
+    """Every registered class's section (``BugClass.section``), in the page's order."""
+    return [line for c in classes.on_page() for line in c.section(by.get(c.name, []))]
 
 
 def write(root: str) -> str | None:

@@ -1,40 +1,17 @@
-"""The class of a bucket: which section of the bug list it belongs to.
+"""What a bucket's class is decided from: the validity rules its program breaks, the compiler's
+own refusals, fmin's static check today, whether values decide its verdict, the backend's policy.
 
-A maintainer reads *Bugs* first and trusts it, so only what is a bug of the compiler as users run
-it goes there: an internal assert, a crash or a wrong result of a **valid** program. Everything
-else fmin finds is kept, in a section of its own:
-
-* **missing check**: the program breaks a rule of a well-defined fusion (``program.validity``:
-  an input written by two outputs, a shift out of range, an integer overflow ...) and the
-  compiler accepted it. Whatever it computed is not a wrong result; what is missing is a check
-  that refuses the program. One row per rule. A rule on values (a value rule: an overflow, a
-  cast out of range) excuses only a verdict the values decide (``depends_on_values``: a wrong
-  value, a failed check of values such as an index out of bounds); an internal assert, a compile
-  error or a crash that happens whatever the values are is a bug of the program all the same;
-* **segmentation**: a kernel split that depends on the inputs' layout or order (a performance
-  observation, not a wrong answer), where the backend does not say it is expected
-  (``Policy.expected_segmentation``: a reshape without a view is a copy, a transposed input
-  takes the transpose scheduler — those go to *by design*);
-* **by design**: a failure of a program breaking a rule that nvFuser enforces itself, as its own
-  tests expect (``Rule.refused``: an output computed from CPU scalars alone); a documented
-  semantic difference of the backend from eager torch
-  (``Policy.by_design``), an expected segmentation, or a program the compiler refuses with its
-  own check while the fusion is defined (``refusal``: an unsupported case, said so);
-* **debug dump**: a failure its attachment shows only with the backend's debug output on
-  (``standalone.dump_only``: nvFuser's ``NVFUSER_DUMP``) — the dump code's own failure, which no
-  user without the dump meets;
-* **fmin**: the generator or the reference was wrong, or fmin's own static check refuses the
-  program today (``static_rejection``: a rule learnt after the bucket was filed);
-  **stale**: no longer shown when replayed.
-
-``decide`` reads only what a bucket stores (``finding.json``, its outcome, its filed script), so
-``merge-findings`` reclassifies a corpus offline. The validity rules come through a seam
-(``violations``: a function of a ``Program``), so a caller or a test can give its own.
+``decide`` (``classes``) reads only what a bucket stores (``finding.json``, its outcome, its filed
+script), so ``merge-findings`` reclassifies a corpus offline. The validity rules come through a
+seam (``violations``: a function of a ``Program``), so a caller or a test can give its own.
+``Context`` holds, for one bucket, what several classes' claims read, computed once and only
+when a claim asks (parsing the script and judging its rules is the costly part).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 from ... import backends
@@ -43,8 +20,6 @@ from ..judging.property import differs
 from ..store.key import FAILURE, MISMATCH, SEGMENTATION, BucketKey
 from ..store.record import Bucket
 
-#: the sections, in the order the bug list shows them
-CLASSES = ("bug", "missing-check", "segmentation", "by-design", "debug-dump", "fmin", "stale")
 SEGMENTATION_KINDS = ("layout-dependent", "order-dependent")
 
 
@@ -63,38 +38,6 @@ def default_violations() -> Callable | None:
     except ImportError:
         return None
     return violations
-
-
-def decide(meta: Bucket, script: str | None, outcome: dict | None = None, *, violations=default_violations) -> Decision:
-    """The class of the bucket ``meta`` (its ``finding.json``), whose filed script is ``script``
-    (its text: the minimized one where there is one) and whose stored outcome is ``outcome``.
-    ``violations``: a function giving the rules a ``Program`` breaks, or a function returning
-    one (the default: ``program.validity``'s, when present)."""
-    if meta.stale is not None:
-        return Decision("stale", str(meta.stale.reason))
-    if meta.owner == "fmin":
-        return Decision("fmin", "the generator or the reference was wrong")
-    broken = invalid(meta, script, outcome, violations)
-    if broken is not None:
-        said = refused_by(broken[0]) if meta.kind == "failure" else ""
-        return Decision("by-design", f"{said}: {broken[1]}") if said else Decision("missing-check", broken[1], broken[0])
-    rejected = static_rejection(script)
-    if rejected is not None:   # a program fmin's own check refuses today: its generator or mutations made it
-        return Decision("fmin", f"the static check rejects the program: {rejected}")
-    refused = refusal(meta, outcome) or newer_gpu(meta, outcome)
-    if refused is not None:
-        return refused
-    if meta.standalone is not None and meta.standalone.dump_only:
-        return Decision("debug-dump", "its attachment fails only with the backend's debug output on")
-    policy = _policy(meta)
-    ops = frozenset(re.findall(r"\bops\.(\w+)\(", script or ""))
-    if is_segmentation(meta):
-        changed = changed_kinds(meta.key)   # none: only the segment count changed, which nothing expects
-        why = policy.expected_segmentation(ops, changed) if policy and changed else None
-        return Decision("by-design", why) if why else Decision("segmentation")
-    dtypes = frozenset(re.findall(r"\bDataType\.(\w+)", script or ""))
-    why = policy.by_design(meta.kind, differs(meta) or None, dtypes) if policy else None
-    return Decision("by-design", why) if why else Decision("bug")
 
 
 #: what a deliberate refusal says (a check that names the unsupported case or the requirement)
@@ -265,5 +208,42 @@ def _policy(meta: Bucket) -> backends.Policy | None:
         return None
 
 
-__all__ = ["CLASSES", "Decision", "decide", "refusal", "newer_gpu", "static_rejection", "invalid", "depends_on_values",
-           "value_rules", "refused_by", "is_segmentation", "changed_kinds", "default_violations"]
+@dataclass
+class Context:
+    """What the claims of several classes read about one bucket (``decide``'s ``context``):
+    the validity rule it breaks, the compiler's refusal, the backend's policy, the ops and dtypes
+    of its script. Each is computed on first use, so a bucket an earlier claim settles (a stale
+    one) is never parsed, and one several claims ask about is parsed once."""
+    bucket: Bucket
+    script: str | None
+    outcome: dict | None
+    violations: object = default_violations
+
+    @cached_property
+    def broken(self) -> tuple[str, str] | None:
+        """(rule, message) of the validity rule that excuses the verdict (``invalid``), or None."""
+        return invalid(self.bucket, self.script, self.outcome, self.violations)
+
+    @cached_property
+    def refused(self) -> Decision | None:
+        """The compiler's refusal while the fusion was defined (``refusal``), or None."""
+        return refusal(self.bucket, self.outcome)
+
+    @cached_property
+    def policy(self) -> backends.Policy | None:
+        """What the bucket's backend says is expected of it (None: a backend this fmin does not know)."""
+        return _policy(self.bucket)
+
+    @cached_property
+    def ops(self) -> frozenset[str]:
+        """The ops the script calls."""
+        return frozenset(re.findall(r"\bops\.(\w+)\(", self.script or ""))
+
+    @cached_property
+    def dtypes(self) -> frozenset[str]:
+        """The dtypes the script names."""
+        return frozenset(re.findall(r"\bDataType\.(\w+)", self.script or ""))
+
+
+__all__ = ["Context", "Decision", "refusal", "newer_gpu", "static_rejection", "invalid", "depends_on_values",
+           "value_rules", "refused_by", "is_segmentation", "changed_kinds", "default_violations", "SEGMENTATION_KINDS"]
