@@ -24,7 +24,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from conftest import CORPUS, ROOT  # noqa: E402
+from conftest import CORPUS, ROOT, fmin_here  # noqa: E402
 from minimizer.cli import main  # noqa: E402
 from minimizer.cluster import RayOptions, RayRunner  # noqa: E402
 from minimizer.fuzz.sources import generate   # noqa: E402
@@ -138,7 +138,7 @@ def test_a_lost_actor_loses_no_program(cluster, tmp_path):
     assert runner.stats["lost"] >= 2 and runner.stats["resubmitted"] >= 2 and runner.stats["replaced"] >= 1
 
 
-def test_a_killed_driver_resumes_from_the_corpus(cluster, tmp_path):
+def test_a_killed_driver_resumes_from_the_corpus(cluster, tmp_path, capfd):
     corpus = tmp_path / "c"
     args = [sys.executable, "-m", "minimizer", "fuzz", "--ray", cluster, "--jobs", "2", "--backend", "reference",
             "--device", "cpu", "--max-examples", "300", "--seed", "12", "--corpus", str(corpus), "-q",
@@ -156,7 +156,8 @@ def test_a_killed_driver_resumes_from_the_corpus(cluster, tmp_path):
     p.wait()
     before = _record(corpus)
     assert 6 <= len(before) < 300   # programs take milliseconds here: many, so the kill lands mid-campaign
-    r = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # the restarted driver: this process (``cli.main``, connected to the same cluster), not another start
+    r = fmin_here(capfd, *args[3:])
     assert r.returncode == 0, r.stdout + r.stderr
     s = json.loads((tmp_path / "s.json").read_text())
     assert s["resumed_skipped"] == len(before) and s["programs"] == 300 - len(before)

@@ -1,11 +1,12 @@
 """Ray is optional (fmin's ``ray`` extra): without ``--ray`` nothing imports it — a campaign, a recheck
 and a batch check run in a fresh process end with ``ray`` absent from ``sys.modules`` — and where
 it is not installed, ``--ray`` says how to install it (exit 2, no traceback). Runs with or without
-Ray installed (an import hook hides it for the second test)."""
+Ray installed (Ray is hidden from ``import`` for the tests of the flag, which run through
+``cli.main`` in this process: what they check is fmin's answer to an ImportError, not a process start)."""
 import subprocess
 import sys
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, ROOT, fmin_here
 
 SCRIPT = CORPUS + "/rope_qkv_split.py"
 
@@ -31,30 +32,28 @@ print("ray imported:", "ray" in sys.modules)
     assert not any(n.startswith("campaign-") for n in __import__("os").listdir(tmp_path / "c"))  # no record
 
 
-HIDE_RAY = """
-import sys
-class NoRay:
-    def find_spec(self, name, path=None, target=None):
-        if name == "ray" or name.startswith("ray."):
-            raise ImportError("No module named 'ray'")
-sys.meta_path.insert(0, NoRay())
-from minimizer.cli import main
-sys.exit(main(sys.argv[1:]))
-"""
+def _without_ray(monkeypatch):
+    """This process as one without Ray installed: ``import ray`` (and of any ``ray.`` module)
+    raises ImportError while the test runs, as in a process where it is not installed."""
+    for name in [n for n in sys.modules if n == "ray" or n.startswith("ray.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "ray", None)
 
 
-def test_without_ray_installed_the_flag_says_how_to_install_it(tmp_path):
+def test_without_ray_installed_the_flag_says_how_to_install_it(tmp_path, capfd, monkeypatch):
+    _without_ray(monkeypatch)
     for args in (["fuzz", "--ray", "--backend", "reference", "--device", "cpu", "--corpus", str(tmp_path)],
                  ["check", SCRIPT, "--ray", "--backend", "reference", "--device", "cpu"],
                  ["check", "--ray", SCRIPT, "--backend", "reference"]):   # a script after --ray is a script
-        r = _python(HIDE_RAY, *args)
+        r = fmin_here(capfd, *args)
         assert r.returncode == 2, r.stdout + r.stderr
         assert "pip install 'ray>=2.50'" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
-def test_a_bad_ray_address_is_a_usage_error(tmp_path):
-    r = _python(HIDE_RAY, "fuzz", "--ray", "no address", "--backend", "reference", "--device", "cpu",
-                "--corpus", str(tmp_path))
+def test_a_bad_ray_address_is_a_usage_error(tmp_path, capfd, monkeypatch):
+    _without_ray(monkeypatch)
+    r = fmin_here(capfd, "fuzz", "--ray", "no address", "--backend", "reference", "--device", "cpu",
+                  "--corpus", str(tmp_path))
     assert r.returncode == 2 and "--ray: expected an address" in r.stderr, r.stderr
 
 
