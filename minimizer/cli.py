@@ -716,12 +716,10 @@ def _load_seeds(args) -> None:
 
 
 def _capability(ctx) -> tuple[int, int] | None:
-    """The compute capability of the GPU nvFuser runs on (None: another backend, no GPU, or
+    """The compute capability of the GPU the campaign runs on (None: a CPU device, no GPU, or
     ``nvidia-smi`` cannot tell): the seeds of tests that need a newer one are set aside."""
-    if ctx.backend != "nvfuser":
-        return None
     from .oracle.machine import compute_capability
-    return compute_capability(ctx.device or "cuda")
+    return compute_capability(ctx.device or "")
 
 
 def _recheck(opt, ray_opt=None) -> int:

@@ -48,6 +48,8 @@ BREAKING = {
                                           "fd.add_output(T2, T1)\n", F2)},
     "alias-cpu": {"static": program("T0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=True)\n"
                                     "T1 = fd.ops.neg(T0)\nfd.add_output(T1, T0)\n", ((), "float32"))},
+    "cpu-output": {"static": program("T0 = fd.define_tensor(shape=[], contiguity=[], dtype=DataType.Float, is_cpu=True)\n"
+                                     "T1 = fd.ops.neg(T0)\nfd.add_output(T1)\n", ((), "float32"))},
     "alias-dtype": {"static": program(tensor("T0", 2) + tensor("T1", 2, "Half") + "T2 = fd.ops.neg(T0)\n"
                                       "fd.add_output(T2, T1)\n", F2, ((4, 4), "float16"))},
     "alias-shape": {"static": program(tensor("T0", 2) + tensor("T1", 1) + "T2 = fd.ops.sum(T0, dims=[0])\n"
