@@ -46,7 +46,13 @@ def compute_capability(device: str) -> tuple[int, int] | None:
     gpus = visible_gpus(("compute_cap",)) or []
     _, _, index = device.partition(":")
     k = int(index) if index.isdigit() else 0
-    major, dot, minor = (gpus[k].get("compute_cap", "") if k < len(gpus) else "").partition(".")
+    return parse_capability(gpus[k].get("compute_cap", "") if k < len(gpus) else "")
+
+
+def parse_capability(text) -> tuple[int, int] | None:
+    """``"9.0"`` (nvidia-smi's ``compute_cap``, a worker's recorded ``capability``) as ``(9, 0)``;
+    None where it is not one."""
+    major, dot, minor = str(text or "").partition(".")
     return (int(major), int(minor)) if dot and major.isdigit() and minor.isdigit() else None
 
 
@@ -86,4 +92,4 @@ def this_machine(device: str) -> dict:
     return env
 
 
-__all__ = ["compute_capability", "installed_version", "this_machine", "visible_gpus"]
+__all__ = ["compute_capability", "parse_capability", "installed_version", "this_machine", "visible_gpus"]

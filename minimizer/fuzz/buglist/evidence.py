@@ -98,7 +98,8 @@ def newer_gpu(meta: Bucket, outcome: dict | None) -> Decision | None:
     if meta.kind == "failure" and _NEEDS_NEWER_GPU.search(sig):
         return Decision("by-design", "the GPU it ran on is older than what the fusion uses (nvFuser's check of the "
                                      "compute capability says so before compiling)")
-    need, have = seeds_need(meta), _capability((meta.environment or {}).get("capability"))
+    from ...oracle.machine import parse_capability
+    need, have = seeds_need(meta), parse_capability((meta.environment or {}).get("capability"))
     if need is not None and have is not None and need > have:
         return Decision("by-design", f"seeded from nvFuser tests that skip GPUs below compute capability "
                                      f"{need[0]}.{need[1]}; it ran on a {have[0]}.{have[1]}")
@@ -118,11 +119,6 @@ def seeds_need(meta: Bucket) -> tuple[int, int] | None:
             return None
         needs.append(need)
     return min(needs) if needs else None
-
-
-def _capability(text) -> tuple[int, int] | None:
-    major, dot, minor = str(text or "").partition(".")
-    return (int(major), int(minor)) if dot and major.isdigit() and minor.isdigit() else None
 
 
 def invalid(meta: Bucket, script: str | None, outcome: dict | None, violations=default_violations

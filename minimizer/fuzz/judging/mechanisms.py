@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ...model import Program, Ref, is_input_decl
+from ...model import Program, Ref, is_input_decl, refs_in
 from ...ops import CATALOG
 from ...program.edits import definitions
 
@@ -181,8 +181,7 @@ def _reads_beside(program: Program, among=None) -> list[int]:
 
 def _refs(s) -> list[Ref]:
     """The values statement ``s`` reads, in lists too (``cat``'s tensors)."""
-    return [v for _, v in s.args if isinstance(v, Ref)] + \
-        [v for _, vs in s.args if isinstance(vs, tuple) for v in vs if isinstance(v, Ref)]
+    return [r for _, v in s.args for r in refs_in(v)]
 
 
 def read_beside_a_write(program: Program) -> bool:

@@ -1,7 +1,7 @@
 """cpu-output: every output an op computes is computed from GPU data."""
 from __future__ import annotations
 
-from ....model import Ref
+from ....model import Ref, refs_in
 from ..base import Rule, register, violation_at
 
 #: where a value lives, as far as the program says
@@ -20,7 +20,7 @@ def devices(program) -> dict[int, str | None]:
         if s.is_tensor_decl:
             d = CPU if s.arg("is_cpu") is True else GPU
         elif s.is_op:
-            read = {where.get(r.name) for r in _refs(s)}
+            read = {where.get(r.name) for _, v in s.args for r in refs_in(v)}
             d = GPU if GPU in read or CPU not in read else CPU
         else:
             d = None
@@ -29,11 +29,6 @@ def devices(program) -> dict[int, str | None]:
             if n is not None:
                 where[n] = d
     return out
-
-
-def _refs(s) -> list[Ref]:
-    return [v for _, v in s.args if isinstance(v, Ref)] + \
-        [v for _, vs in s.args if isinstance(vs, tuple) for v in vs if isinstance(v, Ref)]
 
 
 @register
