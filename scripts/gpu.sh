@@ -16,6 +16,7 @@
 #   bash scripts/gpu.sh acceptance a|b           the acceptance measurements (corpus check, reductions, --mismatch)
 #   bash scripts/gpu.sh session a|b|c|d|e|f|g|h  the campaign sessions' phases (docs/benchmarks.md)
 #   bash scripts/gpu.sh mix                      the workflow's mix vs generative vs seeded, equal time (scripts/bench_mix.py)
+#   bash scripts/gpu.sh nights                   the CI workflow's steps as written, two nights in a scratch repository
 #   bash scripts/gpu.sh trim-check               the large seeds as written and trimmed: does trimming keep the segmentation?
 #   bash scripts/gpu.sh triage                   the corpus refiled, a generative+seeded pair and the CI steps, side by side
 #   bash scripts/gpu.sh pair                     the corpus refiled (REFILE=stale: its stale nvFuser buckets rechecked), an
@@ -755,12 +756,41 @@ cmd_mix() {
   cat "$OUT/mix.txt"
 }
 
+# ---------------------------------------------------------------- nights
+# The workflow (docs/ci/fmin-fuzz.yml) as written, its shard and merge jobs expanded by
+# scripts/ci_steps.py (one shard, --skip-install), run in a scratch git repository that is not fmin's and
+# is a copy of nvFuser's checkout (TESTS: .fuser-head, its csrc/ and tests/), two nights in a row: the second starts
+# from the first's findings/ (the cache's stand-in) and so from what its feedback learned.
+# TS, TG: seeded and generative seconds (120, 30); MB: minimize budget (90); BACKEND, DEVICE. Where this machine's Python
+# lacks yaml, STEPS names a folder of steps-1.sh, steps-2.sh made elsewhere by the same command.
+cmd_nights() {
+  local root=$PWD repo=/tmp/fmin-nights n
+  activate "$OUT/versions-nights.txt"
+  rm -rf "$repo" && mkdir -p "$repo" "$OUT/nights"
+  cp -r "${TESTS:-.fuser-head}/." "$repo/" && git -C "$repo" init -q
+  for n in 1 2; do
+    if ! python3 scripts/ci_steps.py docs/ci/fmin-fuzz.yml --job shard --job merge --matrix shard=0 --skip-install \
+        --set SEED=$n --set FMIN_TIME_SEEDED="${TS:-120}" --set FMIN_TIME_GENERATIVE="${TG:-30}" \
+        --set FMIN_MINIMIZE_BUDGET="${MB:-90}" --set FMIN_BACKEND="${BACKEND:-nvfuser}" --set FMIN_DEVICE="${DEVICE:-cuda}" \
+        > "$repo/steps-$n.sh" 2> "$OUT/nights/steps-$n.err"; then
+      # made on another machine: its fmin checkout's path becomes this one's
+      sed "s|^export PYTHONPATH=[^\"]*\"|export PYTHONPATH=$root\"|" "${STEPS:?no yaml here and no STEPS}/steps-$n.sh" > "$repo/steps-$n.sh"
+    fi
+    ( cd "$repo" && SECONDS=0 && bash "steps-$n.sh" > "$OUT/nights/night-$n.txt" 2>&1
+      echo "night $n exit status $? after ${SECONDS}s" >> "$OUT/nights/night-$n.txt" )
+    cp -r "$repo/reports" "$OUT/nights/reports-$n"
+    cp "$repo/findings/feedback.json" "$OUT/nights/feedback-$n.json" 2> /dev/null
+  done
+  tar czf "$OUT/nights.tgz" -C /tmp fmin-nights
+  for n in 1 2; do tail -n 2 "$OUT/nights/night-$n.txt"; done
+}
+
 # ---------------------------------------------------------------- dispatch
 usage() { sed -n '2,/^[^#]/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 sub=${1:-}
 [ $# -gt 0 ] && shift
 case "$sub" in
-  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage|pair|mix) "cmd_$sub" "$@" ;;
+  probes|throughput|outside|seeded|feedback|buglist|ray|acceptance|session|triage|pair|mix|nights) "cmd_$sub" "$@" ;;
   trim-check) cmd_trim_check "$@" ;;
   *) usage ;;
 esac

@@ -240,6 +240,31 @@ def test_seeds_are_named_under_the_checkout_as_the_user_named_it(tmp_path, monke
         nvfuser_tests.cleanup()
 
 
+def test_the_workflows_tests_python_is_the_checkouts_tests(tmp_path, monkeypatch):
+    """nvFuser's CI runs ``fmin fuzz --seeds tests/python`` from its checkout (docs/ci/fmin-fuzz.yml):
+    that folder is the checkout's traced tests, named from the root, not 22 files read as scripts;
+    a folder inside it is those of its own test files; any other folder is plain scripts."""
+    monkeypatch.setenv("FMIN_TEST_PID_FILE", str(tmp_path / "pid"))
+    checkout(tmp_path / "fuser")
+    (tmp_path / "fuser" / "tests" / "python" / "direct").mkdir()
+    (tmp_path / "fuser" / "tests" / "python" / "direct" / "test_other.py").write_text(
+        TEST_SHAPES.split("def test_class_with_definition")[0])
+    monkeypatch.chdir(tmp_path / "fuser")
+    assert nvfuser_tests.checkout_of("tests/python") == "." and nvfuser_tests.checkout_of("csrc") is None
+    assert nvfuser_tests.checkout_of("tests") is None and nvfuser_tests.checkout_of(str(tmp_path)) is None
+    try:
+        got = seeded.load(["tests/python"])
+        names = [s.path for s in got.seeds]
+        assert len(got.harvests) == 1 and not any("expected a fusion" in why for why in got.unreadable)
+        assert "tests/python/test_shapes.py::test_module_level_fusion::module_fusion" in names
+        assert any(n.startswith("tests/python/direct/test_other.py::") for n in names)
+        inner = [s.path for s in seeded.load(["tests/python/direct"]).seeds]
+        assert inner and all(n.startswith("tests/python/direct/test_other.py::") for n in inner)
+    finally:
+        seeded._CACHE.clear()
+        nvfuser_tests.cleanup()
+
+
 def test_a_replay_in_a_fresh_process_draws_the_same_seeded_programs(harvested):
     d, got, _ = harvested
     first = seeded.chunk(3, 0, [d])

@@ -483,6 +483,37 @@ def test_a_test_is_stopped_by_its_own_cpu_time_not_the_clocks(monkeypatch):
             signal.signal(s, h)
 
 
+def test_a_late_timer_signal_is_dropped_and_a_nested_time_out_ends_the_test(monkeypatch):
+    """Python runs a signal handler at its next bytecode: a timer that fires in a long C call at a
+    run's end is handled after the run, where nothing catches it (it ended a whole checkout's harvest,
+    every fusion function "the harvest failed"). With no run left it is dropped. A helper module a
+    test imports runs its statements under the test's own limit, and running out there ends the test."""
+    import signal
+    import time
+
+    from minimizer.harvest import loading as hw
+    hw._alarm(signal.SIGALRM, None)                       # no run: nothing raised
+    monkeypatch.setattr(hw, "_LIMITS", ((signal.ITIMER_PROF, 0.3), (signal.ITIMER_REAL, 1.2)))
+    old = {s: signal.signal(s, hw._alarm) for s in (signal.SIGPROF, signal.SIGALRM)}
+    reached_after = []
+    try:
+        def busy(seconds):
+            end = time.process_time() + seconds
+            while time.process_time() < end:
+                pass
+
+        def test_importing_a_slow_helper():
+            assert hw.run_limited(lambda: None) is None   # a nested run leaves the test's timers set
+            inner = hw.run_limited(busy, 2.0)
+            reached_after.append(inner)                   # not reached: the time out ends the test
+        assert isinstance(hw.run_limited(test_importing_a_slow_helper), hw._Timeout)
+        assert reached_after == [] and hw._DEPTH == 0
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 def test_a_test_nested_in_another_is_run_as_one_level_out(reached):
     """nvFuser's own run never calls a test defined inside another; its fusion is read all the same,
     with the inputs its test gives."""

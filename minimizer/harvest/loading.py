@@ -58,9 +58,18 @@ class _Timeout(BaseException):
     pass
 
 
+#: how many ``run_limited`` calls are running (a module a test imports runs its statements under
+#: one nested inside the test's): only the outermost sets the timers
+_DEPTH = 0
+
+
 def _alarm(signum, frame):
-    raise _Timeout(f"took over {TEST_SECONDS} s of CPU time" if signum == signal.SIGPROF
-                   else f"took over {WALL_SECONDS} s")
+    """A timer's signal ends the run it was set for. Python runs this handler at its next bytecode,
+    which after a long C call can be past that run's end: with no run left the signal is dropped,
+    never raised where nothing catches it (it ended a whole checkout's harvest)."""
+    if _DEPTH:
+        raise _Timeout(f"took over {TEST_SECONDS} s of CPU time" if signum == signal.SIGPROF
+                       else f"took over {WALL_SECONDS} s")
 
 
 #: the timers ``run_limited`` sets (both end a run with ``_Timeout``) and the seconds each allows
@@ -74,19 +83,31 @@ def catch_time_limits() -> None:
 
 
 def run_limited(fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` under the time limit; the exception it raised, or None."""
-    for timer, seconds in _LIMITS:
-        signal.setitimer(timer, seconds)
+    """``fn(*args, **kwargs)`` under the time limit; the exception it raised, or None. Nested in
+    another (a helper module imported by a test), it runs under the outer one's limit, and a time
+    out ends the outer run too: the limit is the test's, not the statement's."""
+    global _DEPTH
+    outer = _DEPTH == 0
+    _DEPTH += 1
+    if outer:
+        for timer, seconds in _LIMITS:
+            signal.setitimer(timer, seconds)
     try:
         fn(*args, **kwargs)
         return None
+    except _Timeout as e:
+        if not outer:
+            raise
+        return e
     except BaseException as e:   # noqa: BLE001 (a test's outcome, whatever it is)
         if isinstance(e, KeyboardInterrupt):
             raise
         return e
     finally:
-        for timer, _ in _LIMITS:
-            signal.setitimer(timer, 0)
+        _DEPTH -= 1
+        if outer:
+            for timer, _ in _LIMITS:
+                signal.setitimer(timer, 0)
 
 
 def tagged_module(text: str, path: str, traced: Traced) -> tuple[ast.Module, list]:

@@ -43,6 +43,24 @@ def is_checkout(path: str) -> bool:
     return os.path.isdir(os.path.join(path, "csrc")) and os.path.isdir(os.path.join(path, "tests", "python"))
 
 
+def checkout_of(path: str) -> str | None:
+    """The checkout whose tests ``--seeds PATH`` names: PATH itself, or the checkout that holds
+    PATH inside its ``tests/python`` (nvFuser's CI names ``tests/python``), spelt as the user spelt
+    PATH (``tests/python`` -> ``.``) so the seeds' names stay relative; None for any other folder."""
+    if not os.path.isdir(path):
+        return None
+    if is_checkout(path):
+        return path
+    real, up = os.path.realpath(path), path
+    for _ in range(real.count(os.sep)):
+        up = os.path.join(up, os.pardir)
+        real = os.path.dirname(real)
+        if is_checkout(real):
+            inside = os.path.relpath(os.path.realpath(path), os.path.join(real, "tests", "python"))
+            return os.path.normpath(up) if not inside.startswith(os.pardir) else None
+    return None
+
+
 def test_files(checkout: str) -> list[str]:
     """``tests/python/**/test_*.py``, sorted."""
     out = []
@@ -133,10 +151,11 @@ def extract(checkout: str, dest: str, timeout: float = HARVEST_SECONDS) -> list[
             return json.load(f)
     why = (err.decode(errors="replace").strip().splitlines() or [f"exit status {p.returncode}"])[-1]
     return [{"file": path, "line": fn.lineno, "name": fn.name, "test": test, "why": f"the harvest failed: {why}"}
-            for path in test_files(checkout) for fn, test in _static(path)]
+            for path in test_files(checkout) for fn, test in static_functions(path)]
 
 
-def _static(path: str):
+def static_functions(path: str):
+    """The file's fusion functions read without running it (none where it does not parse)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             return fusion_functions(ast.parse(f.read()))
@@ -165,10 +184,13 @@ def cleanup() -> None:
     _HARVESTS.clear()
 
 
-def scripts(checkout: str) -> list[str]:
-    """The scripts of the checkout's traced fusions, in the order of their names (``shown``)."""
+def scripts(checkout: str, under: str | None = None) -> list[str]:
+    """The scripts of the checkout's traced fusions, in the order of their names (``shown``);
+    ``under``: only those of the test files in that folder of the checkout."""
     h = harvest(checkout)
-    return sorted(h.by_script, key=shown)
+    inside = os.path.realpath(under) + os.sep if under else ""
+    return sorted((p for p, row in h.by_script.items() if os.path.realpath(row["file"]).startswith(inside)),
+                  key=shown)
 
 
 def _row_of(path: str) -> tuple[Harvest, dict] | None:
@@ -187,7 +209,7 @@ def shown(path: str) -> str:
     h, row = got
     name = _name(row, h.rows)
     if h.given and name.startswith(h.checkout + os.sep):
-        name = os.path.join(h.given, name[len(h.checkout) + 1:])
+        name = os.path.normpath(os.path.join(h.given, name[len(h.checkout) + 1:]))
     return name
 
 
@@ -271,5 +293,5 @@ def harvest_report(checkout: str) -> Report:
     return Report(h.checkout, len(h.rows), read, reasons, lines)
 
 
-__all__ = ["is_checkout", "test_files", "fusion_functions", "extract", "harvest", "scripts", "shown", "needs",
+__all__ = ["is_checkout", "checkout_of", "static_functions", "test_files", "fusion_functions", "extract", "harvest", "scripts", "shown", "needs",
            "note", "reason", "cleanup", "Report", "harvest_report", "HARVEST_SECONDS"]

@@ -30,8 +30,8 @@ import sys
 
 from ..frontend.fusion_definition import make_module
 from ..model import DIRECT, LEGACY
-from .loading import CheckoutFinder, catch_time_limits
-from .nvfuser_tests import test_files
+from .loading import CheckoutFinder, _Timeout, catch_time_limits
+from .nvfuser_tests import static_functions, test_files
 from .stubs import Anything, DataTypes, StubFinder, one_gpu, stub_module, swallow_raises
 from .testfile import harvest_file
 from .tracing import SCHEDULING, Traced, add_operators, dtype_of, fd_class, script_of
@@ -69,7 +69,12 @@ def main(argv: list[str]) -> int:
     catch_time_limits()
     rows = []
     for path in test_files(checkout):
-        rows += harvest_file(path, traced)
+        try:
+            rows += harvest_file(path, traced)
+        except (Exception, _Timeout) as e:   # noqa: BLE001 (one file's harvest breaking leaves the others)
+            rows += [{"file": path, "line": fn.lineno, "name": fn.name, "test": test,
+                      "why": f"its test file's harvest broke: {type(e).__name__}: {e}"}
+                     for fn, test in static_functions(path)]
     for row in rows:
         if "fusion" in row:
             fusion = row.pop("fusion")

@@ -88,8 +88,9 @@ def scripts_in(dirs) -> list[str]:
             continue
         if not os.path.isdir(d):
             raise UsageError(f"--seeds {d}: no such directory")
-        if nvfuser_tests.is_checkout(d):   # an nvFuser checkout: its Python tests' fusions, traced
-            out += nvfuser_tests.scripts(d)
+        checkout = nvfuser_tests.checkout_of(d)
+        if checkout is not None:   # an nvFuser checkout or its tests/python: the tests' fusions, traced
+            out += nvfuser_tests.scripts(checkout, under=d)
             continue
         for root, subdirs, files in os.walk(d):
             subdirs[:] = sorted(x for x in subdirs if not x.startswith("."))
@@ -149,8 +150,8 @@ def load(dirs, frontend: str | None = None, capability: tuple[int, int] | None =
             except ScriptError as e:
                 bad.append(str(e).replace(path, shown))
                 nvfuser_tests.note(path, str(e))
-        _CACHE[key] = Seeds(got, bad, [nvfuser_tests.harvest_report(d) for d in dirs
-                                       if os.path.isdir(d) and nvfuser_tests.is_checkout(d)], set_aside=aside)
+        checkouts = dict.fromkeys(c for c in map(nvfuser_tests.checkout_of, dirs) if c is not None)
+        _CACHE[key] = Seeds(got, bad, [nvfuser_tests.harvest_report(c) for c in checkouts], set_aside=aside)
     return _CACHE[key]
 
 
