@@ -127,3 +127,40 @@ def test_a_read_that_feeds_the_write_is_the_in_place_update_itself():
     in-place update, no read beside it."""
     assert mechanism_of(KERNEL_WRITTEN, "values") is None
     assert mechanism_of(STRIDES_ROW_MAJOR, "values") is None
+
+
+# ---------------------------------------------------------------- a reduction keeps its cause
+CONTIGUOUS_WRITE = program([
+    "tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[True, True], dtype=DataType.Float, is_cpu=False)",
+    "tv1 = fd.ops.neg(tv0)", "fd.add_output(tv1)", "fd.add_output(tv1, tv0)"],
+    ["torch.randn(4, 4, device='cuda')"])
+MADE_STRIDED = program([
+    "tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[False, True], dtype=DataType.Float, is_cpu=False)",
+    "tv1 = fd.ops.neg(tv0)", "fd.add_output(tv1)", "fd.add_output(tv1, tv0)"],
+    ["torch.randn(4, 8, device='cuda')[:, :4]"])
+WRITE_DROPPED = program([
+    "tv0 = fd.define_tensor(shape=[-1, -1], contiguity=[False, True], dtype=DataType.Float, is_cpu=False)",
+    "tv1 = fd.ops.neg(tv0)", "fd.add_output(tv1)"],
+    ["torch.randn(4, 8, device='cuda')[:, :4]"])
+
+
+def test_a_reduction_keeps_the_cause_it_started_from():
+    """b320a6909b04's reduction started from a wrong ``linear`` written into a contiguous input and
+    ended at a ``permute`` written into a strided one (NVIDIA/Fuser#5356, a row of its own): a
+    candidate that gains a mechanism the original lacked is refused before it runs; one keyed by a
+    mechanism keeps it. The check is in the property a bucket is reduced under."""
+    from minimizer.fuzz.judging.property import KeepsCause, bucket_property
+    from minimizer.fuzz.store.record import Bucket
+    plain = Bucket(kind="mismatch", owner="nvfuser", key=mismatch_key("nvfuser", "values", ["neg"]),
+                   flags={"mismatch": "values"})
+    prop = bucket_property(plain, None, CONTIGUOUS_WRITE)
+    assert isinstance(prop.checks[0], KeepsCause) and prop.static(CONTIGUOUS_WRITE, None) is None
+    assert "shows a cause the original does not (an output written in place into a non-contiguous input)" \
+        in prop.static(MADE_STRIDED, None)
+    keyed = Bucket(kind="mismatch", owner="nvfuser", flags={"mismatch": "aliasing"},
+                   key=mismatch_key("nvfuser", "aliasing", ["neg"], mechanism=STRIDED_INPLACE_WRITE))
+    prop = bucket_property(keyed, None, MADE_STRIDED)
+    assert prop.static(MADE_STRIDED, None) is None
+    assert "no longer shows the bucket's cause" in prop.static(WRITE_DROPPED, None)
+    # without the original (a recheck) or for a failure, the property is what it was
+    assert not any(isinstance(c, KeepsCause) for c in bucket_property(plain, None).checks)

@@ -263,6 +263,28 @@ def test_an_expanded_extent_mismatch_on_an_intermediate_stays_nvfusers(b):
     assert failure_owner("nvfuser", o, program) == "nvfuser"
 
 
+def test_a_validation_naming_no_tensor_is_nvfusers_once_the_reference_took_the_inputs():
+    """d50635d251a7: "Error from segmentation group 3: ... Expecting an expanded dimension on
+    dimension 2" names no tensor, so whose it is turns on the inputs. fmin's reference checks its
+    inputs as nvFuser's validateAllocationSizesAndStrides does, and ran the program: the inputs
+    match their definitions, and the tensor is one nvFuser allocated. Without that run (a stored
+    outcome alone) it stays fmin's; a re-key of a bucket the reference ran keeps nvFuser's."""
+    d = os.path.join(ROOT, "corpus", "findings", "d50635d251a7")
+    o = json.load(open(os.path.join(d, "outcome.json")))
+    program = parse(open(os.path.join(d, "original.py")).read())
+    assert o["error_kind"] == "user-input"
+    assert failure_owner("nvfuser", o, program) == "fmin"
+    assert failure_owner("nvfuser", o, program, reference_took_inputs=True) == "nvfuser"
+    assert failure_owner("reference", o, program, reference_took_inputs=True) == "fmin"
+
+    class Reference:
+        def run(self, request):
+            return Outcome("ok", "reference")
+    out = Outcome("error", "nvfuser", signature=o["signature"], message=o["message"], error_kind=o["error_kind"])
+    assert _failure(out, open(os.path.join(d, "original.py")).read(), "original.py", 0, Reference(), "nvfuser",
+                    program).owner == "nvfuser"
+
+
 def test_a_scalars_dtype_letter_is_not_the_key():
     """A seeded campaign on the GPU filed one refusal twice: ``add_output`` of an Int scalar and
     of a Double one (f0ab62598954, 92d15f4f8021) print the scalar as ``i?`` and ``d?``."""

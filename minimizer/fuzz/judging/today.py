@@ -112,7 +112,8 @@ def _failure_today(m: Bucket, d: str, reduced: str | None) -> Bucket | None:
         write_stored(os.path.join(d, name), json.dumps(fresh, indent=1, default=str))
     fmins = m.key.label == "reference"
     changed = replace(m, particulars=joined_particulars(m.particulars, particulars(fresh)),
-                      owner=failure_owner("reference" if fmins else m.backend, fresh, program))
+                      owner=failure_owner("reference" if fmins else m.backend, fresh, program,
+                                          reference_took_inputs=not fmins))
     key = bucket_key(m, fresh, None, False)
     if key is not None and key != m.key:
         changed.key = key

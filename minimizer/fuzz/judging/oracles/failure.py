@@ -39,22 +39,32 @@ def failure(o: Outcome, text, path, seed, ref_pool, backend, program=None) -> Fi
             return Finding("failure", "fmin", failure_key("reference", r),
                            f"the generated program fails on the reference backend too: {r.signature}", {}, r,
                            traits=traits(program))
-    return Finding("failure", failure_owner(backend, o, program), failure_key(backend, o),
+    return Finding("failure", failure_owner(backend, o, program, reference_took_inputs=backend != "reference"),
+                   failure_key(backend, o),
                    f"{backend} {o.status}: {o.signature}", {}, o, traits=traits(program))
 
 
-def failure_owner(backend: str, o, program: Program | None = None) -> str:
+def failure_owner(backend: str, o, program: Program | None = None, reference_took_inputs: bool = False) -> str:
     """Whose a failure is: fmin's for the reference, for fmin's own error kinds, and for inputs
     that do not match the program's own definition (``user-input`` on a tensor known to be a
     fusion input, ``nvfuser_log.names_fusion_input``: the generator or a mutation wrote inputs its
     definition rejects — an expanded dim given a tensor that is not expanded); else the backend's.
+
+    A validation that names no tensor could be about the inputs or about a tensor nvFuser made
+    (an output allocated with a stride its own expanded dim forbids: d50635d251a7).
+    ``reference_took_inputs``: fmin's reference ran the program, and its input check is nvFuser's
+    own (``program.interpret.check_tensor_input``, after ``validateAllocationSizesAndStrides``), so
+    these inputs match their definitions and such a validation is about nvFuser's tensors.
     ``o``: an ``Outcome`` or its stored JSON."""
-    from ....backends.nvfuser_log import names_fusion_input
+    from ....backends.nvfuser_log import named_tensor, names_fusion_input
     get = o.get if isinstance(o, dict) else lambda k, d=None: getattr(o, k, d)
     kind = get("error_kind") or ""
     if backend == "reference" or kind in FMIN_KINDS:
         return "fmin"
-    if kind == "user-input" and program is not None and names_fusion_input(get("message"), program):
+    message = get("message")
+    if reference_took_inputs and not named_tensor(message or ""):
+        return backend
+    if kind == "user-input" and program is not None and names_fusion_input(message, program):
         return "fmin"
     return backend
 
