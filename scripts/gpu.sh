@@ -740,7 +740,9 @@ cmd_pair() {
 
 # ---------------------------------------------------------------- mix
 # The workflow's mix against plain generative and plain seeded campaigns, equal time, side by side on
-# one GPU (scripts/bench_mix.py): new Bugs rows and root causes against the committed corpus.
+# one GPU (scripts/bench_mix.py): new Bugs rows and root causes against the committed corpus. The
+# fourth, nvFuser's tests alone under feedback, is the pair's tests campaign (the pair's corpus one
+# is the seeded mix), so one call also gives the pair.
 # FMIN_T seconds each (240), JOBS per mix (4), MB minimize budget (150); TESTS: nvFuser's checkout.
 cmd_mix() {
   activate "$OUT/versions.txt"
@@ -749,6 +751,7 @@ cmd_mix() {
   timeout $((t + ${MB:-150} + 150)) python3 scripts/bench_mix.py --time "$t" --grace $((${MB:-150} + 120)) \
       --known corpus/findings --out /tmp/fmin-mix --seed "${SEED:-1}" \
       --mix 'generative=' --mix 'seeded=--seeds corpus/*.py corpus/seeds' \
+      --mix "tests=--seeds ${TESTS:-.fuser-head} --feedback" \
       --mix "workflow=--seeds ${TESTS:-.fuser-head} corpus/*.py corpus/seeds --feedback" \
       -- --backend nvfuser --device cuda --jobs "${JOBS:-4}" --timeout 120 --minimize-time 30 \
       --minimize-budget "${MB:-150}" > "$OUT/mix.txt" 2>&1
