@@ -1,6 +1,6 @@
 """docs/cli.md is the command-line reference generated from fmin's argument parser
 (scripts/cli_reference.py): the committed file must be what the generator writes today, so a flag
-added, renamed or re-described in minimizer/cli.py cannot leave the reference behind."""
+added, renamed or re-described in minimizer/cli/ cannot leave the reference behind."""
 import functools
 import os
 import subprocess

@@ -631,7 +631,7 @@ def test_fail_on_chooses_which_new_buckets_fail_a_campaign():
     """``--fail-on``: ``new`` (the default) fails on any new bucket, ``fmin`` (CI) only on fmin's
     own — an Inductor bug such as the relu one above is not fmin's, so CI stays green —,
     ``never`` on none."""
-    from minimizer.cli import fuzz_exit_code
+    from minimizer.cli.fuzz import fuzz_exit_code
     from minimizer.fuzz.campaign.summary import NewBucket
     theirs, mine = NewBucket(Bucket(owner="inductor"), "a"), NewBucket(Bucket(owner="fmin"), "b")
     assert [fuzz_exit_code(f, [theirs]) for f in ("new", "fmin", "never")] == [1, 0, 0]

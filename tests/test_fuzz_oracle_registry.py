@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from minimizer.cli import build_parser, selected_oracles
+from minimizer.cli import build_parser
+from minimizer.cli.fuzz import selected_oracles
 from minimizer.errors import UsageError
 from minimizer.fuzz.judging import oracles
 from minimizer.fuzz.judging.oracles import Finding, NotJudged, base, run_oracles
