@@ -101,29 +101,22 @@ def judge_example(e, text: str, path: str, pool, ref, opt: CampaignOptions):
     return j
 
 
-def _program_of(path: str):
-    """The program of a bucket's original script (None where it does not parse: the reduction
-    then says so itself)."""
-    from ...program import parse_file
-    try:
-        return parse_file(path)
-    except Exception:   # noqa: BLE001 (reduce_script reports an unreadable original)
-        return None
-
-
 def reduce_bucket(original: str, out: str, meta: Bucket, outcome: dict | None, opt: CampaignOptions, pool,
                   ref) -> dict:
     """Reduce a bucket's program (``original``, a file) into ``out`` under the bucket's own
     property, on warm pools. Returns what the corpus should record: ``{"minimized": summary}``,
     ``{"stale": reason, "environment": ...}`` (the original no longer shows it) or
     ``{"error": ...}`` (a reduction that breaks must not lose the campaign's other findings)."""
+    from ...oracle.original import Original
     from ...reduce.reduction import PropertyDoesNotHold, ReduceOptions, reduce_script
     # the corpus travels: its reports name no directory of this machine (``--corpus /tmp/x`` -> ``x``)
     ctx = opt.ctx.replace(quiet=True, command=local_paths(opt.ctx.command) if opt.ctx.command else None)
     ropt = ReduceOptions(out=out, replays=2, max_seconds=opt.minimize_seconds, say_how_to_see=False)
     try:
         given = {name: p for name, p in ((ctx.backend, pool), ("reference", ref)) if p is not None}
-        rep = reduce_script(original, bucket_property(meta, outcome, _program_of(original)), ctx, ropt, pools=given)
+        read = Original.read(original, backend=ctx.backend, keep_frontend=ropt.keep_frontend)   # once, for both
+        rep = reduce_script(original, bucket_property(meta, outcome, read.program), ctx, ropt, pools=given,
+                            original=read)
         minimized_outcome(out, pool, ctx)   # the reduced script's own run, before filing makes the attachment
         result = {"minimized": {k: rep.get(k) for k in ("ops_before", "ops_after", "inputs_before", "inputs_after",
                                                         "oracle_calls", "seconds", "property", "interrupted")}}
