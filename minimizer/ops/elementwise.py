@@ -291,7 +291,8 @@ _TAGGED = tagged({"int-arith": "add sub mul neg abs add_alpha sub_alpha",
                   "shift": "bitwise_left_shift bitwise_right_shift logical_right_shift",
                   "division": "div fmod remainder mod",
                   "dtype-cast": "cast",
-                  "copy": "set segment_set"})
+                  "copy": "set segment_set",
+                  "segment-output": "segment_set"})
 
 
 def _pointwise_op(name, family, params, ref, **extra):

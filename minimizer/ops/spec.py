@@ -197,6 +197,7 @@ TAGS = {
     # tags of the ops it applies to, so no rule keeps a list of op names of its own
     "alias-write": "with an alias_input, writes its output into that fusion input in place (the alias rules)",
     "fusion-output": "marks a value as a fusion output (cpu-output: an output computed from GPU data)",
+    "segment-output": "its result is a segment's output, as a fusion output is a fusion's (cpu-output)",
     "shift": "shifts its lhs by its rhs bits (shift-amount)",
     "int-arith": "integer arithmetic whose result can overflow its dtype (int-overflow: recomputed in float64)",
     "division": "divides its lhs by its rhs (int-division: no zero divisor, no MIN / -1)",

@@ -1,7 +1,7 @@
 """Programs whose output values are no evidence of a wrong result, with the reason: the one place
 the mismatch oracle (``oracle/checks/mismatch.py``) asks before it compares any value.
 
-Two kinds. Random ops (the catalog's ``random`` family, and an op tagged ``random_if_dropout``
+Three kinds. Random ops (the catalog's ``random`` family, and an op tagged ``random_if_dropout``
 whose ``dropout_p`` is not a constant 0): their values differ between backends by design. A flash
 backward (``sdpfa_bwd``) fed a ``logsumexp`` and an ``output`` that are not outputs 1 and 0 of a
 forward of the same query, key and value (same ``is_causal`` and ``scale``, no bias or mask): the
@@ -10,11 +10,12 @@ one ``exp(scores - logsumexp)`` may overflow and the result depends on the kerne
 finite value in one kernel, an infinity in another). Such a program stays valid (nvFuser's own
 tests feed the backward random tensors, comparing only against ATen's identical kernel); only the
 value verdict goes, for every output, as for random ops: an output computed from such a value is no
-evidence either.
+evidence either. And an output that is (or is computed from) a flash forward's philox seed or
+offset, which ATen leaves uninitialized when it does not drop out.
 """
 from __future__ import annotations
 
-from ..model import Program, Ref, Stmt
+from ..model import Program, Ref, Stmt, refs_in
 from ..ops import CATALOG
 
 
@@ -29,7 +30,27 @@ def value_unjudged(prog: Program) -> list[str]:
     if any(s.op == "sdpfa_bwd" and not _consistent(s, forwards) for s in prog.op_stmts()):
         why.append("sdpfa_bwd is fed a logsumexp and output that are not its forward's (the flash "
                    "backward's precondition): its values depend on the kernel's tiling")
+    if _returns_philox_state(prog):
+        why.append("an output is sdpfa_fwd's philox seed or offset (or is computed from one): without dropout "
+                   "ATen leaves them uninitialized, so their values are no evidence")
     return why
+
+
+def _returns_philox_state(prog: Program) -> bool:
+    """Whether a fusion output is, or is computed from, an ``sdpfa_fwd``'s philox seed or offset
+    (its outputs 2 and 3). The flash forward only fills them when it drops out; otherwise they are
+    whatever memory ATen allocated (the GPU mix of 2026-12-08 filed 765ec76aa63a and 68448b7cea42 for
+    a seed of 4648488602120437910 against the reference's 0). A flash backward takes them, and
+    ignores them without dropout."""
+    tainted = {n for s in prog.op_stmts() if s.op == "sdpfa_fwd" for n in s.outs[2:4] if n}
+    if not tainted:
+        return False
+    for s in prog.stmts:
+        if s.is_op and s.op != "sdpfa_bwd" and any(r.name in tainted for _, v in s.args for r in refs_in(v)):
+            tainted.update(n for n in s.outs if n)
+        elif s.is_output and any(r.name in tainted for _, v in s.args for r in refs_in(v)):
+            return True
+    return False
 
 
 def uses_attention(prog: Program) -> bool:

@@ -37,9 +37,13 @@ class CpuOutput(Rule):
     statement = ("an output an op computes reads GPU data: nvFuser takes CPU scalar tensors as operands beside "
                  "GPU tensors (test_cpu_add, test_full_with_cpu_inputs) and forwards one unchanged "
                  "(test_input_forwarding_device), but refuses to compute an output from CPU scalars alone "
-                 "(test_single_segment_multi_device expects 'KernelExecutor does not support the Fusion provided')")
+                 "(test_single_segment_multi_device expects 'KernelExecutor does not support the Fusion provided'), "
+                 "nor a segment's (a segment_set of CPU scalars alone)")
     order = 25
-    tags = frozenset({"fusion-output"})
+    #: a segment_set's result is its segment's output: computed from CPU scalars alone, it is refused
+    #: as a fusion output is (12d4386258b8: "Expected T0 to be bound to a CUDA or meta tensor, but got a
+    #: tensor on device cpu" for ``segment_set`` of a CPU scalar input)
+    tags = frozenset({"fusion-output", "segment-output"})
     needs = frozenset({"definitions"})
     #: nvFuser refuses such a program itself, and its own test expects the refusal
     refused = "nvFuser refuses an output computed from CPU scalars alone (test_single_segment_multi_device expects it)"
@@ -52,7 +56,13 @@ class CpuOutput(Rule):
         where, defs = devices(program), facts["definitions"]
         out = []
         for i in at:
-            v = program.stmts[i].arg("output")
+            s = program.stmts[i]
+            if s.is_op:   # a segment's output: the op's own result
+                if where[i] == CPU:
+                    out.append(violation_at(program, i, self.name, f"{s.outs[0]} (a segment's output) is computed "
+                                                                   f"from CPU scalar inputs alone"))
+                continue
+            v = s.arg("output")
             j = defs.get(v.name) if isinstance(v, Ref) else None
             if j is not None and program.stmts[j].is_op and where[j] == CPU:
                 out.append(violation_at(program, i, self.name, f"{v} is computed from CPU scalar inputs alone"))
