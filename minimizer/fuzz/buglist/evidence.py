@@ -63,6 +63,21 @@ def static_rejection(script: str | None) -> str | None:
     return None
 
 
+def values_unjudged(script: str | None) -> str | None:
+    """Why the bucket's program's output values are no evidence today (``program.unjudged``: random
+    ops, a flash forward's uninitialized philox state...), or None. A wrong result filed before
+    fmin knew is fmin's verdict, not a bug."""
+    if not script:
+        return None
+    try:
+        from ...program import parse
+        from ...program.unjudged import value_unjudged
+        why = value_unjudged(parse(script, "repro.py"))
+    except Exception:   # a script this fmin cannot read is judged by what it stored
+        return None
+    return "; ".join(why) or None
+
+
 def refusal(meta: Bucket, outcome: dict | None) -> Decision | None:
     """A failure raised while the fusion was being *defined*, as the backend's check of the
     definition (``error_kind`` "definition": nvFuser's user checks, not an internal assert): the
@@ -241,5 +256,5 @@ class Context:
         return frozenset(re.findall(r"\bDataType\.(\w+)", self.script or ""))
 
 
-__all__ = ["Context", "Decision", "refusal", "newer_gpu", "static_rejection", "invalid", "depends_on_values",
+__all__ = ["Context", "Decision", "refusal", "newer_gpu", "static_rejection", "values_unjudged", "invalid", "depends_on_values",
            "value_rules", "refused_by", "is_segmentation", "changed_kinds", "default_violations", "SEGMENTATION_KINDS"]

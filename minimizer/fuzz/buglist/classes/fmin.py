@@ -3,7 +3,7 @@ a program fmin's static check refuses today (a rule learnt after the bucket was 
 generator or a mutation made it), or one the frontend refused for arguments it does not take."""
 from __future__ import annotations
 
-from ..evidence import Decision, static_rejection
+from ..evidence import Decision, static_rejection, values_unjudged
 from .base import BugClass, register
 
 NAME = "fmin"
@@ -20,6 +20,13 @@ def rejected_today(bucket, script, outcome, context) -> Decision | None:
     return None if rejected is None else Decision(NAME, f"the static check rejects the program: {rejected}")
 
 
+def unjudged_today(bucket, script, outcome, context) -> Decision | None:
+    """A wrong result whose program's values fmin does not judge today (``program.unjudged``): the
+    verdict was fmin's, made before it knew."""
+    why = values_unjudged(script) if bucket.kind == "mismatch" else None
+    return None if why is None else Decision(NAME, f"its values are no evidence: {why}")
+
+
 def wrong_arguments(bucket, script, outcome, context) -> Decision | None:
     """A refusal while the fusion was defined that is the frontend's ``TypeError`` (``refusal``)."""
     refused = context.refused
@@ -32,4 +39,4 @@ class Fmin(BugClass):
     title = "fmin's own"
     intro = "the generator or the reference was wrong"
     order, page_order = 60, 50
-    claims = ((20, owned), (40, rejected_today), (50, wrong_arguments))
+    claims = ((20, owned), (40, rejected_today), (45, unjudged_today), (50, wrong_arguments))
