@@ -15,7 +15,8 @@ root causes among them (one per key). The table (docs/fuzz.md keeps it, with the
     | mix | programs | decision signatures | new buckets | new Bugs rows | new root causes |
 
 How real those rows are is for a person to read (the bug list's attachments); this counts them.
-A mix that fails or is killed is a row of dashes, not an error.
+A mix that fails or is killed keeps its row: its stored buckets are judged, its programs say
+what happened to it (``killed``, ``exit N``).
 """
 from __future__ import annotations
 
@@ -115,19 +116,24 @@ def main(argv: list[str] | None = None) -> int:
         mixes[name] = mix_args(rest)
     os.makedirs(args.out, exist_ok=True)
     status = run_all(mixes, common, args.out, args.time, args.seed, args.grace)
-    rows = []
-    for name in mixes:
-        try:
-            with open(os.path.join(args.out, f"{name}.json"), encoding="utf-8") as f:
-                s = json.load(f)
-        except (OSError, ValueError):
-            rows.append((name, "-", "-", "-", "-", f"- (exit {status[name]})"))
-            continue
-        cov = s.get("decision_coverage") or {}
-        rows.append((name, s.get("programs", 0), cov.get("signatures", "-"), *judged(name, args.known, args.out)))
+    rows = [row(name, status[name], args.known, args.out) for name in mixes]
     for line in table(rows):
         print(line)
     return 0
+
+
+def row(name: str, status: int | None, known: str, out: str) -> tuple:
+    """A mix's row. A mix killed (or failed) before its summary still leaves the buckets it stored:
+    they are judged all the same, its programs and signatures shown as what happened to it (the
+    H100 mix of 2026-12-08 lost two mixes' rows to a call's time limit that way)."""
+    try:
+        with open(os.path.join(out, f"{name}.json"), encoding="utf-8") as f:
+            s = json.load(f)
+        cov = s.get("decision_coverage") or {}
+        ran = (s.get("programs", 0), cov.get("signatures", "-"))
+    except (OSError, ValueError):
+        ran = ("killed" if status is None else f"exit {status}", "-")
+    return (name, *ran, *judged(name, known, out))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,14 @@ def test_a_mixs_new_bugs_are_counted_against_the_known_corpus(tmp_path):
     assert bench_mix.judged("m", str(tmp_path / "known2"), str(out))[1:] == (0, 0)
 
 
+def test_a_killed_mix_keeps_its_row_and_its_buckets_are_judged(tmp_path):
+    out, known = tmp_path / "out", tmp_path / "known"
+    shutil.copytree(BUCKET, out / "m" / "ec58de50d192")
+    known.mkdir()
+    assert bench_mix.row("m", None, str(known), str(out)) == ("m", "killed", "-", 1, 1, 1)
+    assert bench_mix.row("x", 2, str(known), str(out)) == ("x", "exit 2", "-", 0, 0, 0)   # nothing stored
+
+
 def test_a_mixs_arguments_expand_globs_and_keep_the_rest(tmp_path):
     for n in ("b.py", "a.py"):
         (tmp_path / n).write_text("")
