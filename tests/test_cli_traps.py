@@ -348,3 +348,9 @@ def test_a_campaign_without_corpus_writes_into_its_own_directory(here, capsys):
     assert rc == 0, err
     assert "findings go to fmin-findings/ (a new directory; --corpus DIR to choose another)" in err
     assert (here / "fmin-findings" / "report.md").exists() and not (here / "corpus").exists()
+
+
+def test_every_command_the_parser_offers_has_a_body():
+    """The parser's commands and the bodies ``main`` runs are one list each, keyed alike."""
+    import minimizer.cli as cli
+    assert set(cli._RUN) == set(cli._ADD) and all(callable(getattr(m, f)) for m, f in cli._RUN.values())

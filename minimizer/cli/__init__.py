@@ -39,6 +39,10 @@ _HELP = {
 _ADD = {"check": check.add_check, "reduce": reduce.add_reduce, "isolate": reduce.add_isolate, "fuzz": fuzz.add_fuzz,
         "merge-findings": corpus.add_merge, "new-bugs": corpus.add_new_bugs, "upgrade": upgrade.add_upgrade}
 _COMMANDS = tuple(_ADD)
+#: each command's body: its module and the function's name there
+_RUN = {"check": (check, "cmd_check"), "reduce": (reduce, "cmd_reduce"), "isolate": (reduce, "cmd_isolate"),
+        "fuzz": (fuzz, "cmd_fuzz"), "merge-findings": (corpus, "cmd_merge"), "new-bugs": (corpus, "cmd_new_bugs"),
+        "upgrade": (upgrade, "cmd_upgrade")}
 
 
 def version() -> str:
@@ -96,24 +100,9 @@ def _main(argv: list[str] | None) -> int:
         return 2
     try:
         resolve_jobs(args)
-        if args.cmd == "check":
-            return check.cmd_check(args)
-        if args.cmd == "upgrade":
-            return upgrade.cmd_upgrade(args)
-        if args.cmd == "reduce":
-            return reduce.cmd_reduce(args)
-        if args.cmd == "isolate":
-            return reduce.cmd_isolate(args)
-        if args.cmd == "fuzz":
-            return fuzz.cmd_fuzz(args)
-        if args.cmd == "merge-findings":
-            return corpus.cmd_merge(args)
-        if args.cmd == "new-bugs":
-            return corpus.cmd_new_bugs(args)
-    except ScriptError as e:
-        print(f"fmin: {e}", file=sys.stderr)
-        return 2
-    except UsageError as e:
+        module, function = _RUN[args.cmd]
+        return getattr(module, function)(args)   # looked up when called: a test may patch a command
+    except (ScriptError, UsageError) as e:
         print(f"fmin: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
