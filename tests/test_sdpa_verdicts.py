@@ -304,3 +304,20 @@ def test_an_output_of_the_forwards_philox_state_is_unjudged(output, judged):
     extra = f"    Z0 = {output}\n    fd.add_output(Z0)\n" if output.startswith("fd.") else f"    fd.add_output({output})\n"
     why = value_unjudged(_program(head + extra + "    fd.add_output(" + rest))
     assert (not any("philox" in w for w in why)) == judged, why
+
+
+def test_a_wrong_result_filed_on_the_philox_state_is_fmins_own():
+    """A bucket filed before fmin knew the philox outputs are unspecified (765ec76aa63a on the H100
+    mix) leaves *Bugs*: its verdict was fmin's (``buglist.classes.fmin.unjudged_today``); the same
+    program returning the attention output stays a bug."""
+    from minimizer.fuzz.buglist.classes import decide
+    from minimizer.fuzz.store.key import BucketKey
+    from minimizer.fuzz.store.record import Bucket
+    text = _text(FWD_BWD)
+    head, _, rest = text.partition("    fd.add_output(")
+    philox = head + "    fd.add_output(tv6)\n    fd.add_output(" + rest
+    wrong = Bucket(kind="mismatch", owner="nvfuser", backend="nvfuser",
+                   key=BucketKey("mismatch", "nvfuser", difference="values", ops=("sdpfa_fwd",)))
+    d = decide(wrong, philox, {"status": "ok"})
+    assert d.cls == "fmin" and "philox" in d.reason, d
+    assert decide(wrong, text, {"status": "ok"}).cls != "fmin"
